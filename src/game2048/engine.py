@@ -1,0 +1,150 @@
+"""Fast boards: a whole board packed into one Python int, moved by table lookups.
+
+Cell (r, c) of an n x n board holds an exponent (0 = empty) in ``bits`` bits
+at offset ``(r * n + c) * bits``. Each move reads one row (or, after a
+transpose, one column) at a time and looks its result up in a memo filled from
+``rules.slide_exponents``, so the rules stay stated once. 5 bits a cell hold
+every exponent a 3x3, 4x4 or 5x5 board can reach (up to 26); 6x6 needs 6 bits
+(up to 37).
+
+This module is private to the package: the public API is ``Game`` and
+``replay``, which speak tile values and lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from functools import cache
+from typing import Any
+
+from .rules import check_size, slide_exponents
+
+
+class _Memo(dict[Any, Any]):
+    """A dict that fills a missing key from a function on first look-up."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, key: Hashable) -> Any:
+        value = self[key] = self.fn(key)
+        return value
+
+
+class Tables:
+    """Row memos and bit layout for one board size."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.bits = bits = 6 if n == 6 else 5
+        self.cell_mask = (1 << bits) - 1
+        self.row_bits = n * bits
+        self.row_mask = (1 << self.row_bits) - 1
+        self.shifts = tuple(r * self.row_bits for r in range(n))
+        self.col_shifts = tuple(c * bits for c in range(n))
+        # row -> (moved row, points), toward column 0 and toward column n-1
+        self.left = _Memo(self._left)
+        self.right = _Memo(self._right)
+        # row -> (moved row spread into a column, points): moves on a transposed board
+        self.left_t = _Memo(lambda row: self._spread_result(self.left[row]))
+        self.right_t = _Memo(lambda row: self._spread_result(self.right[row]))
+        # row -> the row's cells placed down column 0 (for transposing)
+        self.spread = _Memo(self._spread)
+        # row -> column indices of its empty cells
+        self.empties = _Memo(lambda row: tuple(c for c, e in enumerate(self.unpack_row(row)) if not e))
+        # row -> largest exponent in it
+        self.row_max = _Memo(lambda row: max(self.unpack_row(row)))
+
+    def unpack_row(self, row: int) -> tuple[int, ...]:
+        m, b = self.cell_mask, self.bits
+        return tuple((row >> (c * b)) & m for c in range(self.n))
+
+    def pack_row(self, cells: tuple[int, ...] | list[int]) -> int:
+        out = 0
+        for c, e in enumerate(cells):
+            out |= e << (c * self.bits)
+        return out
+
+    def _left(self, row: int) -> tuple[int, int]:
+        moved, points = slide_exponents(self.unpack_row(row))
+        return self.pack_row(moved), points
+
+    def _right(self, row: int) -> tuple[int, int]:
+        moved, points = slide_exponents(self.unpack_row(row)[::-1])
+        return self.pack_row(moved[::-1]), points
+
+    def _spread(self, row: int) -> int:
+        out = 0
+        rb, b, m = self.row_bits, self.bits, self.cell_mask
+        for c in range(self.n):
+            out |= ((row >> (c * b)) & m) << (c * rb)
+        return out
+
+    def _spread_result(self, result: tuple[int, int]) -> tuple[int, int]:
+        return self.spread[result[0]], result[1]
+
+    # -- whole boards ---------------------------------------------------
+
+    def pack(self, exps: list[list[int]]) -> int:
+        out = 0
+        for r, row in enumerate(exps):
+            out |= self.pack_row(row) << self.shifts[r]
+        return out
+
+    def unpack(self, board: int) -> list[list[int]]:
+        rm = self.row_mask
+        return [list(self.unpack_row((board >> s) & rm)) for s in self.shifts]
+
+    def transpose(self, board: int) -> int:
+        rm, spread, out = self.row_mask, self.spread, 0
+        for r, s in enumerate(self.shifts):
+            out |= spread[(board >> s) & rm] << self.col_shifts[r]
+        return out
+
+    def move(self, board: int, d: int) -> tuple[int, int]:
+        """Move ``board`` in direction d (0 up, 1 down, 2 left, 3 right): (board, points)."""
+        rm, out, total = self.row_mask, 0, 0
+        if d >= 2:
+            table = self.left if d == 2 else self.right
+            for s in self.shifts:
+                row, points = table[(board >> s) & rm]
+                out |= row << s
+                total += points
+        else:
+            table = self.left_t if d == 0 else self.right_t
+            t = self.transpose(board)
+            for r, s in enumerate(self.shifts):
+                col, points = table[(t >> s) & rm]
+                out |= col << self.col_shifts[r]
+                total += points
+        return out, total
+
+    def empty_count(self, board: int) -> int:
+        rm, empties = self.row_mask, self.empties
+        return sum(len(empties[(board >> s) & rm]) for s in self.shifts)
+
+    def place(self, board: int, ordinal: int, exp: int) -> int:
+        """Put 2^exp on the ``ordinal``-th empty cell in row-major order."""
+        rm, empties = self.row_mask, self.empties
+        for s in self.shifts:
+            cols = empties[(board >> s) & rm]
+            if ordinal < len(cols):
+                return board | exp << (s + cols[ordinal] * self.bits)
+            ordinal -= len(cols)
+        raise ValueError("ordinal beyond the empty cells")
+
+    def max_exponent(self, board: int) -> int:
+        rm, row_max = self.row_mask, self.row_max
+        return max(row_max[(board >> s) & rm] for s in self.shifts)
+
+    def can_move(self, board: int) -> bool:
+        return any(self.move(board, d)[0] != board for d in range(4))
+
+
+@cache
+def tables(n: int) -> Tables:
+    """The shared tables for board size ``n``."""
+    return Tables(check_size(n))

@@ -1,0 +1,195 @@
+"""A game of 2048: board, score, seeded spawns, undo and the move log.
+
+>>> g = Game(size=4, seed=2048)
+>>> g.move("left") or g.move("right")
+True
+>>> g.log in ("L", "R")
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+
+from .engine import tables
+from .rules import (
+    DEFAULT_SIZE,
+    DIRECTIONS,
+    LETTERS,
+    MAX_UNDOS,
+    TARGETS,
+    UNDO_LETTER,
+    Direction,
+    check_size,
+    exponent,
+    max_tile_for,
+)
+from .spawn import MAX_SEED, check_seed, game_key, spawn_choice
+
+_DIRECTION_INDEX: dict[str, int] = {d: i for i, d in enumerate(DIRECTIONS)}
+_DIRECTION_INDEX.update({LETTERS[d]: i for i, d in enumerate(DIRECTIONS)})
+
+#: Spawns 0 and 1 are the opening tiles.
+OPENING_TILES = 2
+
+
+def direction_index(direction: str) -> int:
+    """0 up, 1 down, 2 left, 3 right; accepts names ("left") and log letters ("L")."""
+    try:
+        return _DIRECTION_INDEX[direction]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}"
+        ) from None
+
+
+class Game:
+    """One game: ``move`` and ``undo`` change it, the properties describe it.
+
+    ``Game(size, seed)`` opens with two tiles drawn from the seed; with no seed
+    a random one is chosen. Spawn k of the game (0 and 1 at the opening, then
+    one per move in play) is a pure function of (seed, k, board), so undoing a
+    move and making it again brings the same tile.
+    """
+
+    __slots__ = (
+        "size", "seed", "score", "undos_left", "won", "helped",
+        "_t", "_key", "_board", "_history", "_log", "_target_exp", "_over",
+    )
+
+    def __init__(self, size: int = DEFAULT_SIZE, seed: int | None = None) -> None:
+        self._setup(size, secrets.randbelow(MAX_SEED) if seed is None else seed)
+        for index in range(OPENING_TILES):
+            self._spawn(index)
+
+    def _setup(self, size: int, seed: int) -> None:
+        self.size = check_size(size)
+        self.seed = check_seed(seed)
+        self.score = 0
+        self.undos_left = MAX_UNDOS
+        self.won = False
+        #: Set by callers when a solver hint or autoplay chose a move; unranks the game.
+        self.helped = False
+        self._t = tables(size)
+        self._key = game_key(seed)
+        self._board = 0
+        # (board, score) before each move in play; its length numbers the next spawn
+        self._history: list[tuple[int, int]] = []
+        self._log: list[str] = []
+        self._target_exp = TARGETS[size].bit_length() - 1
+        self._over: bool | None = None
+
+    @classmethod
+    def from_board(cls, board: Sequence[Sequence[int]], *, score: int = 0, seed: int = 0) -> Game:
+        """A game that starts from any position (for analysis, hints and tests).
+
+        Its spawns are numbered as if the board were a fresh opening: the first
+        move brings spawn 2. ``won`` starts True if the target is already on it.
+        """
+        n = len(board)
+        check_size(n)
+        if any(not isinstance(row, Sequence) or len(row) != n for row in board):
+            raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
+        if type(score) is not int or score < 0:
+            raise ValueError(f"score must be a non-negative integer, got {score!r}")
+        exps = [[exponent(v) for v in row] for row in board]
+        top = max_tile_for(n).bit_length() - 1
+        if any(e > top for row in exps for e in row):
+            raise ValueError(f"no tile on a {n}x{n} board can exceed {max_tile_for(n)}")
+        game = cls.__new__(cls)
+        game._setup(n, seed)
+        game.score = score
+        game._board = game._t.pack(exps)
+        game.won = game._t.max_exponent(game._board) >= game._target_exp
+        return game
+
+    # -- play -----------------------------------------------------------
+
+    def _spawn(self, index: int) -> None:
+        t = self._t
+        ordinal, exp = spawn_choice(self.seed, index, t.empty_count(self._board), self._key)
+        self._board = t.place(self._board, ordinal, exp)
+
+    def move(self, direction: str) -> bool:
+        """Play one move; False, and nothing changes, if it would not change the board."""
+        return self._play(direction_index(direction))
+
+    def _play(self, d: int) -> bool:
+        board, points = self._t.move(self._board, d)
+        if board == self._board:
+            return False
+        self._history.append((self._board, self.score))
+        self._board = board
+        self.score += points
+        self._log.append(LETTERS[DIRECTIONS[d]])
+        if points and not self.won and points >= (1 << self._target_exp):
+            self.won = self._t.max_exponent(board) >= self._target_exp
+        # the k-th move in play brings spawn k + 1 (0 and 1 opened the game)
+        self._spawn(OPENING_TILES - 1 + len(self._history))
+        self._over = None
+        return True
+
+    def undo(self) -> bool:
+        """Take back the last move in play; False if none is left or undos are used up.
+
+        At most three per game, and a game that used one is no longer ranked.
+        ``won`` stays True: the target was reached.
+        """
+        if not self._history or self.undos_left == 0:
+            return False
+        self._board, self.score = self._history.pop()
+        self.undos_left -= 1
+        self._log.append(UNDO_LETTER)
+        self._over = None
+        return True
+
+    # -- what it looks like ---------------------------------------------
+
+    @property
+    def board(self) -> list[list[int]]:
+        """The board as rows of tile values, 0 for empty."""
+        return [[1 << e if e else 0 for e in row] for row in self._t.unpack(self._board)]
+
+    @property
+    def log(self) -> str:
+        """The record of the game: ``U D L R`` for moves, ``Z`` for undo."""
+        return "".join(self._log)
+
+    @property
+    def moves(self) -> int:
+        """Moves in play (a move taken back by undo does not count)."""
+        return len(self._history)
+
+    @property
+    def over(self) -> bool:
+        """True when no direction changes the board."""
+        if self._over is None:
+            self._over = not self._t.can_move(self._board)
+        return self._over
+
+    @property
+    def max_tile(self) -> int:
+        e = self._t.max_exponent(self._board)
+        return 1 << e if e else 0
+
+    @property
+    def target(self) -> int:
+        return 1 << self._target_exp
+
+    @property
+    def ranked(self) -> bool:
+        """False once undo was used (or a solver helped): such games are kept, never ranked."""
+        return self.undos_left == MAX_UNDOS and not self.helped
+
+    def legal_moves(self) -> list[Direction]:
+        """The directions that would change the board, in up, down, left, right order."""
+        return [d for i, d in enumerate(DIRECTIONS) if self._t.move(self._board, i)[0] != self._board]
+
+    def record(self) -> dict[str, int | str]:
+        """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it."""
+        return {"size": self.size, "seed": self.seed, "log": self.log}
+
+    def __repr__(self) -> str:
+        return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"
+
