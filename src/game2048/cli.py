@@ -58,3 +58,7 @@ def replay(
     typer.echo(f"over: {'yes' if game.over else 'no'}")
     typer.echo(f"ranked: {'yes' if game.ranked else 'no (undo used)'}")
 
+
+# Sub-commands defined beside the code they drive; each keeps its heavy imports
+# inside the function so that `game2048 --help` stays instant.
+# (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py)
