@@ -62,3 +62,7 @@ def replay(
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
 # (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py)
+
+from .server.command import serve  # noqa: E402
+
+app.command()(serve)

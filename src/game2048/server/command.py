@@ -1,0 +1,43 @@
+"""``game2048 serve``: run the web game and its API on uvicorn."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database URL (sqlite:///file or postgresql://...); default DATABASE_URL, "
+                     "else an SQLite file in your data directory."),
+    ] = None,
+    workers: Annotated[int, typer.Option(help="Worker processes (use PostgreSQL when more than 1).")] = 1,
+    proxy_headers: Annotated[
+        bool, typer.Option(help="Trust X-Forwarded-For from FORWARDED_ALLOW_IPS (behind a proxy).")
+    ] = False,
+) -> None:
+    """Serve the web game, the leaderboards and the JSON API (OpenAPI at /openapi.json)."""
+    import os
+
+    import uvicorn
+
+    from .config import Settings
+
+    settings = Settings.from_env(db)
+    if workers > 1:
+        # each worker builds its own app from the environment
+        os.environ["DATABASE_URL"] = settings.database_url
+        uvicorn.run(
+            "game2048.server.app:app_from_env", factory=True, host=host, port=port,
+            workers=workers, proxy_headers=proxy_headers, log_level="warning",
+        )
+        return
+    from .app import create_app
+
+    app = create_app(settings)
+    typer.echo(f"game2048: serving on http://{host}:{port}/")
+    uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning")

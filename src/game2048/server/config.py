@@ -1,0 +1,72 @@
+"""Server settings: where the database is, the secret, limits. Read once at start."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+#: The longest move log accepted. A 4x4 game that builds 131072 (the largest
+#: tile the board can hold) takes about 60,000 moves; 6x6 games by a strong
+#: solver run longer, so the bound leaves room while keeping a replay under a
+#: couple of seconds.
+MAX_LOG = 200_000
+
+#: Request bodies above this many bytes are refused with 413 before parsing.
+MAX_BODY = 256 * 1024
+
+DEFAULT_RATE_LIMIT = "120/minute"
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (created on first start)."""
+    from platformdirs import user_data_path
+
+    path: Path = user_data_path("game2048", appauthor=False, ensure_exists=True) / "game2048.sqlite3"
+    return f"sqlite:///{path}"
+
+
+def normalise_database_url(url: str) -> str:
+    """Use the psycopg 3 driver for plain ``postgresql://`` (and ``postgres://``) URLs.
+
+    >>> normalise_database_url("postgresql://u@h/db")
+    'postgresql+psycopg://u@h/db'
+    >>> normalise_database_url("sqlite:///x.db")
+    'sqlite:///x.db'
+    """
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything the app needs from the outside world."""
+
+    database_url: str
+    #: From GAME2048_SECRET; None means: generate one on first start and keep it in the database.
+    secret: str | None = None
+    #: ``"120/minute"`` style (several joined by ``;``), or ``"0"`` for no limits.
+    rate_limit: str = DEFAULT_RATE_LIMIT
+    #: Shared limit counters for several workers; in-process counters when None.
+    redis_url: str | None = None
+    max_body: int = MAX_BODY
+    max_log: int = MAX_LOG
+    #: Seconds the solver may think for one hint.
+    hint_time: float = 0.2
+
+    @classmethod
+    def from_env(cls, database_url: str | None = None, env: dict[str, str] | None = None) -> Settings:
+        """Settings from ``--db`` (if given) and the environment.
+
+        DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, REDIS_URL.
+        """
+        env = dict(os.environ) if env is None else env
+        url = database_url or env.get("DATABASE_URL") or default_database_url()
+        return cls(
+            database_url=normalise_database_url(url),
+            secret=env.get("GAME2048_SECRET") or None,
+            rate_limit=env.get("GAME2048_RATE_LIMIT", DEFAULT_RATE_LIMIT).strip() or DEFAULT_RATE_LIMIT,
+            redis_url=env.get("REDIS_URL") or None,
+        )
