@@ -28,7 +28,9 @@ templates.env.globals["LANGUAGES"] = LANGUAGES
 COOKIE_AGE = 365 * 24 * 3600
 
 
-def render(request: Request, name: str, active: str = "", *, status_code: int = 200, **context: Any) -> HTMLResponse:
+def render(
+    request: Request, name: str, active: str = "", *, status_code: int = 200, **context: Any
+) -> HTMLResponse:
     """Render template ``name`` in the request's language; a ``?lang=`` choice is kept in a cookie."""
     ctx = page_context(request, active)
     ctx.update(context)
