@@ -66,3 +66,7 @@ def replay(
 from .server.command import serve  # noqa: E402
 
 app.command()(serve)
+
+from .pages.command import simulate  # noqa: E402
+
+app.command()(simulate)

@@ -1,0 +1,74 @@
+"""The ``game2048 simulate`` command: play seeded games and merge the results into the pages' data file."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+
+def simulate(
+    games: Annotated[int, typer.Option(help="Games per strategy and board size.", min=1)] = 1000,
+    sizes: Annotated[str, typer.Option(help="Board sizes, comma-separated (3 to 6).")] = "4",
+    strategies: Annotated[
+        str, typer.Option(help="Comma-separated: random, greedy, corner, corner-careful, solver-fast.")
+    ] = "random,greedy,corner,corner-careful",
+    first_seed: Annotated[int, typer.Option(help="Seed of the first game; game i has seed first+i.")] = 0,
+    jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 2,
+    max_moves: Annotated[
+        int, typer.Option(help="Stop a game after this many moves (0: play every game to its end).", min=0)
+    ] = 0,
+    out: Annotated[str, typer.Option(help="Data file to merge into; default: the one the pages read.")] = "",
+    fresh: Annotated[
+        bool, typer.Option(help="Start a new file instead of merging into the existing one.")
+    ] = False,
+) -> None:
+    """Play seeded games with each strategy; write what the strategy, boards and solver pages show.
+
+    Results are merged by seed into the existing file, so a large measurement can be made in parts.
+    """
+    from pathlib import Path
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from ..rules import SIZES
+    from . import simulate as sim
+
+    try:
+        size_list = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        size_list = []
+    if not size_list or any(n not in SIZES for n in size_list):
+        typer.echo(f"error: --sizes takes board sizes from {SIZES}, got {sizes!r}", err=True)
+        raise typer.Exit(code=1)
+    names = [s.strip() for s in strategies.split(",") if s.strip()]
+    unknown = [s for s in names if s not in sim.STRATEGIES]
+    if not names or unknown:
+        typer.echo(
+            f"error: unknown strategy {', '.join(unknown)!r}; known: {', '.join(sim.STRATEGIES)}", err=True
+        )
+        raise typer.Exit(code=1)
+    path = Path(out) if out else sim.DATA_FILE
+    try:
+        data = sim.empty_data() if fresh else sim.load(path)
+    except (OSError, ValueError) as exc:
+        typer.echo(f"error: cannot read {path}: {exc}", err=True)
+        raise typer.Exit(code=1) from None
+
+    command = (
+        f"game2048 simulate --games {games} --sizes {','.join(map(str, size_list))} "
+        f"--strategies {','.join(names)} --first-seed {first_seed}"
+        + (f" --max-moves {max_moves}" if max_moves else "")
+    )
+    total = games * len(names) * len(size_list)
+    rows = []
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, transient=False) as progress:
+        bar = progress.add_task("games", total=total)
+        for strategy, size, row in sim.run(
+            names, size_list, games, first_seed=first_seed, jobs=jobs, max_moves=max_moves or None
+        ):
+            rows.append((strategy, size, row))
+            progress.update(bar, advance=1, description=f"{strategy} {size}x{size}")
+    sim.save(sim.merge(data, rows, command), path)
+    typer.echo(f"{total} games written to {path}")
