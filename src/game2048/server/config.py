@@ -16,6 +16,8 @@ MAX_LOG = 200_000
 MAX_BODY = 256 * 1024
 
 DEFAULT_RATE_LIMIT = "120/minute"
+#: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
+DEFAULT_HINT_RATE_LIMIT = "20/second"
 
 
 def default_database_url() -> str:
@@ -51,6 +53,7 @@ class Settings:
     rate_limit: str = DEFAULT_RATE_LIMIT
     #: Shared limit counters for several workers; in-process counters when None.
     redis_url: str | None = None
+    hint_rate_limit: str = DEFAULT_HINT_RATE_LIMIT
     max_body: int = MAX_BODY
     max_log: int = MAX_LOG
     #: Seconds the solver may think for one hint.
@@ -60,8 +63,9 @@ class Settings:
     def from_env(cls, database_url: str | None = None, env: dict[str, str] | None = None) -> Settings:
         """Settings from ``--db`` (if given) and the environment.
 
-        DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, REDIS_URL.
+        DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL.
         """
+        off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
         env = dict(os.environ) if env is None else env
         url = database_url or env.get("DATABASE_URL") or default_database_url()
         return cls(
@@ -69,4 +73,5 @@ class Settings:
             secret=env.get("GAME2048_SECRET") or None,
             rate_limit=env.get("GAME2048_RATE_LIMIT", DEFAULT_RATE_LIMIT).strip() or DEFAULT_RATE_LIMIT,
             redis_url=env.get("REDIS_URL") or None,
+            hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
         )

@@ -1,0 +1,79 @@
+"""Database engine and schema: SQLite (WAL) or PostgreSQL, migrated with Alembic at start."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterator
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event, select, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from .models import SecretRow
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+
+#: Any fixed number: the PostgreSQL advisory lock that lets one worker at a time migrate.
+_MIGRATION_LOCK = 2048_0001
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite files get WAL, full fsync on commit and a busy timeout."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        # FULL: a commit is on disk before the answer goes out, even across a power cut
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.close()
+
+    return engine
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest revision (safe to run from several workers at once)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+def load_secret(sessions: sessionmaker[Session], configured: str | None) -> str:
+    """The configured secret, else the one kept in the database, made on first start.
+
+    Every worker on the same database reads the same value, so daily seeds and
+    game tokens agree across workers and restarts.
+    """
+    if configured:
+        return configured
+    with sessions() as s:
+        row = s.get(SecretRow, "signing")
+        if row is not None:
+            return row.value
+        s.add(SecretRow(name="signing", value=secrets.token_hex(32)))
+        try:
+            s.commit()
+        except IntegrityError:  # another worker made it first
+            s.rollback()
+        return s.scalars(select(SecretRow.value).where(SecretRow.name == "signing")).one()
+
+
+def session_scope(sessions: sessionmaker[Session]) -> Iterator[Session]:
+    with sessions() as s:
+        yield s

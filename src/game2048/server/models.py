@@ -1,0 +1,46 @@
+"""The database tables (SQLAlchemy 2). The schema itself is made by the Alembic migrations."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game the server issued a seed for; the finish fields stay empty until it is finished."""
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    size: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(8))
+    #: The UTC date of a daily game; None for a classic one.
+    day: Mapped[date | None] = mapped_column(Date, nullable=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    log: Mapped[str | None] = mapped_column(Text, nullable=True)
+    score: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    max_tile: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ranked: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    __table_args__ = (
+        Index("ix_games_board", "size", "mode", "day", "ranked", "score", "finished_at"),
+    )
+
+
+class SecretRow(Base):
+    """Server-wide values made once and shared by every worker (the signing secret)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
