@@ -11,8 +11,11 @@ def simulate(
     games: Annotated[int, typer.Option(help="Games per strategy and board size.", min=1)] = 1000,
     sizes: Annotated[str, typer.Option(help="Board sizes, comma-separated (3 to 6).")] = "4",
     strategies: Annotated[
-        str, typer.Option(help="Comma-separated: random, greedy, corner, corner-careful, solver-fast.")
-    ] = "random,greedy,corner,corner-careful",
+        str,
+        typer.Option(
+            help="Comma-separated, from: random, greedy, corner-greedy, corner-rush, corner, solver-fast."
+        ),
+    ] = "random,greedy,corner-greedy,corner-rush,corner,solver-fast",
     first_seed: Annotated[int, typer.Option(help="Seed of the first game; game i has seed first+i.")] = 0,
     jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 2,
     max_moves: Annotated[

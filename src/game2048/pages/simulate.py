@@ -37,7 +37,7 @@ _EXTRA = "!?"  # exponents 36 and 37 (6x6 only)
 #: Corner play pushes everything toward the bottom-left corner.
 CORNER_ORDER = ("down", "left", "right", "up")
 
-#: How near full the board must be before ``corner-careful`` starts looking ahead.
+#: Below this many free cells ``corner-rush`` stops weighing its moves.
 CAREFUL_BELOW = 4
 
 Strategy = Callable[[Game, random.Random], str | None]
@@ -54,47 +54,72 @@ def _random(game: Game, rng: random.Random) -> str | None:
     return rng.choice(legal) if legal else None
 
 
-def _corner(game: Game, rng: random.Random) -> str | None:
-    """Down, else left, else right; up only when nothing else moves."""
-    return _first_legal(game, CORNER_ORDER)
-
-
 def _greedy(game: Game, rng: random.Random) -> str | None:
-    """Whichever of the four directions merges for the most points now (ties: corner order)."""
+    """Whichever of all four directions scores the most points now; a tie is settled at random."""
+    order = list(CORNER_ORDER)
+    rng.shuffle(order)
+    return _most_points(game, order)
+
+
+def _most_points(game: Game, order: Iterable[str]) -> str | None:
+    """The first direction in ``order`` among those that score the most points now."""
     board = game.board
     best, best_points = None, -1
-    for d in CORNER_ORDER:
+    for d in order:
         after, points = slide(board, d)  # type: ignore[arg-type]
         if after != board and points > best_points:
             best, best_points = d, points
     return best
 
 
+def _corner_greedy(game: Game, rng: random.Random) -> str | None:
+    """Down, left or right, whichever merges for the most points now; up only when forced."""
+    return _most_points(game, CORNER_ORDER[:3]) or _first_legal(game, ("up",))
+
+
 def _empty(board: list[list[int]]) -> int:
     return sum(v == 0 for row in board for v in row)
 
 
-def _corner_careful(game: Game, rng: random.Random) -> str | None:
-    """Corner play that slows down when the board is nearly full.
+def _ordered_edges(board: list[list[int]]) -> int:
+    """Neighbour pairs in order along the bottom row (falling rightward) and left column (rising downward)."""
+    n = len(board)
+    bottom = board[n - 1]
+    left = [board[r][0] for r in range(n)]
+    return sum(bottom[i] >= bottom[i + 1] for i in range(n - 1)) + sum(
+        left[i] <= left[i + 1] for i in range(n - 1)
+    )
 
-    With fewer than ``CAREFUL_BELOW`` empty cells it weighs down, left and
-    right by what they leave: the largest tile still in the bottom-left
-    corner first, then the most empty cells; up stays the last resort.
+
+def _corner(game: Game, rng: random.Random) -> str | None:
+    """The corner method: down, left or right, chosen by what each leaves; up only when forced.
+
+    A move is worth more when the largest tile stays in the bottom-left corner,
+    then when the bottom row and left column stay in order and cells stay free,
+    then when it scores more.
     """
     board = game.board
-    if _empty(board) >= CAREFUL_BELOW:
-        return _corner(game, rng)
     n = len(board)
     best, best_key = None, None
-    for d in ("down", "left", "right"):
+    for d in CORNER_ORDER[:3]:
         after, points = slide(board, d)  # type: ignore[arg-type]
         if after == board:
             continue
         top = max(v for row in after for v in row)
-        key = (after[n - 1][0] == top, _empty(after), points)
+        key = (after[n - 1][0] == top, _ordered_edges(after) + _empty(after), points)
         if best_key is None or key > best_key:
             best, best_key = d, key
     return best or _first_legal(game, ("up",))
+
+
+def _corner_rush(game: Game, rng: random.Random) -> str | None:
+    """The corner method, except that with fewer than ``CAREFUL_BELOW`` free cells it stops looking.
+
+    Nearly full, it takes the first of down, left, right, up that moves at all.
+    """
+    if _empty(game.board) < CAREFUL_BELOW:
+        return _first_legal(game, CORNER_ORDER)
+    return _corner(game, rng)
 
 
 def _solver(preset: str) -> Strategy:
@@ -110,8 +135,9 @@ def _solver(preset: str) -> Strategy:
 STRATEGIES: dict[str, Strategy] = {
     "random": _random,
     "greedy": _greedy,
+    "corner-greedy": _corner_greedy,
+    "corner-rush": _corner_rush,
     "corner": _corner,
-    "corner-careful": _corner_careful,
     "solver-fast": _solver("fast"),
 }
 
