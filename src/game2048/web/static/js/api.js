@@ -1,0 +1,66 @@
+// The server's JSON API. Every call either resolves with the answer's JSON or
+// rejects with an ApiError saying whether trying again later could help.
+
+export class ApiError extends Error {
+  /** status 0 means the server was not reached at all. */
+  constructor(status, message) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+  }
+
+  /** Worth retrying: network failure, rate limit, or a server fault. */
+  get retryable() {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+export class Api {
+  constructor({ fetch = globalThis.fetch?.bind(globalThis), base = '', timeoutMs = 4000 } = {}) {
+    this.fetch = fetch;
+    this.base = base;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** POST /api/games: a new game with a server seed, {id, seed, size, mode, token, date?}. */
+  newGame(size, mode = 'classic', timeoutMs = this.timeoutMs) {
+    return this.#post('/api/games', { size, mode }, timeoutMs);
+  }
+
+  /** POST /api/games/{id}/finish: {verified, ranked, score, max_tile, rank}. */
+  finish(id, body) {
+    return this.#post(`/api/games/${encodeURIComponent(id)}/finish`, body);
+  }
+
+  /** POST /api/hint: {move, scores}. */
+  hint(size, board) {
+    return this.#post('/api/hint', { size, board }, 15000);
+  }
+
+  async #post(path, body, timeoutMs = this.timeoutMs) {
+    if (!this.fetch) throw new ApiError(0, 'no network in this environment');
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    let response;
+    try {
+      response = await this.fetch(this.base + path, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: abort.signal,
+      });
+    } catch (e) {
+      throw new ApiError(0, e?.message ?? 'network error');
+    } finally {
+      clearTimeout(timer);
+    }
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      // not JSON: report by status alone
+    }
+    if (!response.ok) throw new ApiError(response.status, data?.error ?? `HTTP ${response.status}`);
+    return data;
+  }
+}

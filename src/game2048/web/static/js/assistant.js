@@ -1,0 +1,63 @@
+// Hint and autoplay: both ask the server's solver (POST /api/hint) and both
+// make the game unranked, which the status line then says.
+import { SLIDE_MS } from './board_view.js';
+
+export class Assistant {
+  constructor({ api, controller, hud, announcer, i18n, wait = (ms) => new Promise((r) => setTimeout(r, ms)) }) {
+    Object.assign(this, { api, controller, hud, announcer, i18n, wait });
+    this.running = false;
+  }
+
+  /** Ask for the best move and show it; resolves to the direction or null. */
+  async hint() {
+    const move = await this.#ask();
+    if (move) {
+      const text = this.i18n.t('hintSays', { arrow: '', dir: this.i18n.t(move) });
+      this.hud.hint(move);
+      this.announcer.say(text);
+    }
+    return move;
+  }
+
+  toggle() {
+    if (this.running) this.stop();
+    else this.start();
+  }
+
+  /** Play the solver's moves until game over, the win banner, an error, or stop(). */
+  async start() {
+    if (this.running) return;
+    this.running = true;
+    this.hud.autoplay(true);
+    this.announcer.say(this.i18n.t('autoplayOn'));
+    const session = this.controller.session;
+    while (this.running && this.controller.session === session && !session.game.over && !this.controller.waitingAtWin) {
+      const move = await this.#ask();
+      if (!move || !this.running || this.controller.session !== session) break;
+      if (!this.controller.move(move)) break;
+      await this.wait(SLIDE_MS + 20);
+    }
+    this.stop();
+  }
+
+  stop() {
+    if (!this.running) return;
+    this.running = false;
+    this.hud.autoplay(false);
+    this.announcer.say(this.i18n.t('autoplayOff'));
+  }
+
+  async #ask() {
+    const { game } = this.controller;
+    if (game.over) return null;
+    try {
+      const answer = await this.api.hint(game.size, game.board);
+      if (!['up', 'down', 'left', 'right'].includes(answer?.move)) return null;
+      this.controller.markHelped();
+      return answer.move;
+    } catch {
+      this.hud.message(this.i18n.t('hintNone'));
+      return null;
+    }
+  }
+}
