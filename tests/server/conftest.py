@@ -1,0 +1,133 @@
+"""Fixtures for the server tests: an app on a fresh database, SQLite always, PostgreSQL when reachable."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from game2048 import Game
+from game2048.server import Settings, create_app
+
+POSTGRES_URL = os.environ.get("GAME2048_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def postgres_admin_url() -> str | None:
+    """The admin URL if a PostgreSQL server answers there, else None."""
+    try:
+        import psycopg
+
+        with psycopg.connect(POSTGRES_URL, connect_timeout=2):
+            return POSTGRES_URL
+    except Exception:
+        return None
+
+
+@pytest.fixture(scope="session")
+def postgres_database() -> Iterator[str]:
+    """A throwaway PostgreSQL database for the session, dropped at the end."""
+    admin = postgres_admin_url()
+    if admin is None:
+        pytest.skip(f"PostgreSQL not reachable at {POSTGRES_URL} (set GAME2048_TEST_POSTGRES to test it)")
+    import psycopg
+
+    name = f"game2048_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base, _, _ = admin.rpartition("/")
+    try:
+        yield f"{base}/{name}"
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def fresh_postgres_schema(database: str) -> str:
+    """An empty schema in the session's database; the URL puts it first on the search path."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(database, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    return f"{database}?options=-csearch_path%3D{schema}"
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """An empty database: an SQLite file, or a fresh schema in a throwaway PostgreSQL database."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'game2048.sqlite3'}"
+    return fresh_postgres_schema(request.getfixturevalue("postgres_database"))
+
+
+@pytest.fixture
+def settings(database_url: str) -> Settings:
+    from game2048.server.config import normalise_database_url
+
+    return Settings(database_url=normalise_database_url(database_url), secret=None, rate_limit="0",
+                    hint_rate_limit="0")
+
+
+@pytest.fixture
+def app(settings: Settings):  # type: ignore[no-untyped-def]
+    app = create_app(settings)
+    yield app
+    app.state.engine.dispose()
+
+
+@pytest.fixture
+def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    with TestClient(app) as c:
+        yield c
+
+
+def play(size: int, seed: int, moves: int | None = None) -> Game:
+    """A deterministic game: the first legal move in the order left, down, right, up.
+
+    Plays ``moves`` moves, or to the end when None.
+    """
+    game = Game(size, seed)
+    while not game.over and (moves is None or game.moves < moves):
+        legal = game.legal_moves()
+        game.move(next(d for d in ("left", "down", "right", "up") if d in legal))
+    return game
+
+
+class Api:
+    """The test's view of the API: start, play and finish games in one line each."""
+
+    play = staticmethod(play)
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+
+    def start(self, size: int = 4, mode: str = "classic") -> dict:
+        r = self.client.post("/api/games", json={"size": size, "mode": mode})
+        assert r.status_code == 201, r.text
+        return r.json()
+
+    def finish(self, issued: dict, game: Game | None = None, *, name: str = "Ada", **fields: object):
+        body: dict[str, object] = {"token": issued["token"], "name": name}
+        if game is not None:
+            body |= {"log": game.log, "score": game.score}
+        body |= fields
+        return self.client.post(f"/api/games/{issued['id']}/finish", json=body)
+
+    def honest(self, size: int = 4, moves: int | None = 60, name: str = "Ada", mode: str = "classic"):
+        """Start a game, play it, finish it: (issued, game, response)."""
+        issued = self.start(size, mode)
+        game = play(size, issued["seed"], moves)
+        return issued, game, self.finish(issued, game, name=name)
+
+    def stored(self, game_id: str) -> dict | None:
+        r = self.client.get(f"/api/games/{game_id}")
+        return r.json() if r.status_code == 200 else None
+
+
+@pytest.fixture
+def api(client: TestClient) -> Api:
+    return Api(client)

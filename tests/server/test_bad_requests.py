@@ -1,0 +1,126 @@
+"""A battery of bad requests: each gets a 4xx {"error": ...} and changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game2048.server.config import MAX_BODY, MAX_LOG
+
+BAD_NEW_GAMES = [
+    ("size too small", {"size": 2}),
+    ("size too large", {"size": 7}),
+    ("size as text", {"size": "4"}),
+    ("size as float", {"size": 4.0}),
+    ("size as bool", {"size": True}),
+    ("unknown mode", {"size": 4, "mode": "ranked"}),
+    ("mode as number", {"size": 4, "mode": 1}),
+    ("array body", [4]),
+    ("string body", "size=4"),
+    ("null body", None),
+]
+
+
+@pytest.mark.parametrize(("what", "body"), BAD_NEW_GAMES, ids=[w for w, _ in BAD_NEW_GAMES])
+def test_bad_new_game_is_refused(client, what, body):
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 422, (what, r.text)
+    assert set(r.json()) == {"error"} and r.json()["error"]
+
+
+@pytest.mark.parametrize("raw", [b"{", b"{'size': 4}", b"\xff\xfe", b"", b"[1,"])
+def test_malformed_json_is_refused(client, raw):
+    r = client.post("/api/games", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 422 and set(r.json()) == {"error"}
+
+
+def _finish_body(**override):
+    return {"token": "t", "log": "", "score": 0, "name": "Ada", **override}
+
+
+BAD_FINISHES = [
+    ("empty name", {"name": ""}, "name"),
+    ("blank name", {"name": "   "}, "name"),
+    ("long name", {"name": "x" * 25}, "at most 24"),
+    ("newline in name", {"name": "a\nb"}, "control"),
+    ("nul in name", {"name": "a\x00b"}, "control"),
+    ("escape in name", {"name": "a\x1b[31m"}, "control"),
+    ("bidi override in name", {"name": "a\u202eb"}, "control"),
+    ("lone surrogate in name", {"name": "a\ud800"}, ""),
+    ("name as number", {"name": 5}, "name"),
+    ("score as text", {"score": "100"}, "score"),
+    ("negative score", {"score": -4}, "score"),
+    ("huge score", {"score": 2**64}, "score"),
+    ("log as list", {"log": ["L"]}, "log"),
+    ("helped as text", {"helped": "yes"}, "helped"),
+    ("missing token", {"token": None}, "token"),
+]
+
+
+@pytest.mark.parametrize(("what", "override", "words"), BAD_FINISHES, ids=[w for w, _, _ in BAD_FINISHES])
+def test_bad_finish_is_refused_and_nothing_stored(api, what, override, words):
+    issued = api.start()
+    body = {**_finish_body(token=issued["token"]), **override}
+    body = {k: v for k, v in body.items() if v is not None}
+    raw = json.dumps(body).encode()  # ASCII escapes, so a lone surrogate can be sent at all
+    r = api.client.post(f"/api/games/{issued['id']}/finish", content=raw,
+                        headers={"content-type": "application/json"})
+    assert 400 <= r.status_code < 500, (what, r.text)
+    assert set(r.json()) == {"error"} and words in r.json()["error"], r.json()
+    assert api.stored(issued["id"]) is None
+    assert api.finish(issued, log="", score=0).status_code == 200  # the game is still open
+
+
+def test_name_of_24_characters_in_any_script_is_fine(api):
+    for name in ("x" * 24, "שחקן מספר אחד", "Игрок", "ผู้เล่น", "<script>alert(1)</script>"[:24]):
+        issued = api.start()
+        r = api.finish(issued, log="", score=0, name=name)
+        assert r.status_code == 200, (name, r.text)
+        assert api.stored(issued["id"])["name"] == name
+
+
+def test_log_over_the_limit_is_refused(api):
+    issued = api.start()
+    r = api.finish(issued, log="L" * (MAX_LOG + 1), score=0)
+    assert r.status_code in (413, 422) and "error" in r.json()
+    assert api.stored(issued["id"]) is None
+
+
+def test_body_over_the_limit_is_refused(client):
+    r = client.post("/api/games", content=b" " * (MAX_BODY + 1), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "limit" in r.json()["error"]
+
+
+def test_chunked_body_over_the_limit_is_refused(client):
+    def chunks():
+        for _ in range(MAX_BODY // 4096 + 2):
+            yield b" " * 4096
+
+    r = client.post("/api/games", content=chunks(), headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "error" in r.json()
+
+
+@pytest.mark.parametrize("query", [
+    {"size": 9}, {"size": "four"}, {"mode": "weekly"}, {"limit": 0}, {"limit": 1000},
+    {"mode": "daily", "date": "2026-02-30"}, {"mode": "daily", "date": "yesterday"},
+])
+def test_bad_leaderboard_query_is_refused(client, query):
+    r = client.get("/api/leaderboard", params=query)
+    assert r.status_code == 422 and set(r.json()) == {"error"}
+
+
+def test_unknown_path_and_method_answer_in_the_error_shape(client):
+    assert client.get("/api/nothing").json() == {"error": "nothing at /api/nothing"}
+    r = client.delete("/api/games")
+    assert r.status_code == 405 and "not allowed" in r.json()["error"]
+
+
+def test_unknown_game_record_is_404(client):
+    r = client.get("/api/games/nope")
+    assert r.status_code == 404 and "no finished game" in r.json()["error"]
+
+
+def test_too_long_game_id_is_refused(client):
+    r = client.get("/api/games/" + "x" * 500)
+    assert 400 <= r.status_code < 500 and "error" in r.json()
