@@ -64,6 +64,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "data_note": "Measured with {command}; {games} games in all.",
         "chart_alt": "Chart; the same figures are in the table below it.",
         "play_now": "Play 2048",
+        "cells": "Cells",
+        "runs": "The runs behind these figures",
+        "score_share": "Share of games by final score",
+        "capped": "stopped by the move cap",
     },
     "he": {
         "site": "2048",
@@ -100,6 +104,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "data_note": "נמדד בפקודה {command}; בסך הכול {games} משחקים.",
         "chart_alt": "תרשים; אותם נתונים מופיעים בטבלה שמתחתיו.",
         "play_now": "לשחק 2048",
+        "cells": "משבצות",
+        "runs": "ההרצות שמאחורי המספרים",
+        "score_share": "התפלגות הניקוד הסופי",
+        "capped": "נעצרו במגבלת המהלכים",
     },
     "ru": {
         "site": "2048",
@@ -136,6 +144,10 @@ STRINGS: dict[str, dict[str, str]] = {
         "data_note": "Измерено командой {command}; всего партий: {games}.",
         "chart_alt": "Диаграмма; те же числа — в таблице под ней.",
         "play_now": "Играть в 2048",
+        "cells": "Клеток",
+        "runs": "Запуски, из которых взяты числа",
+        "score_share": "Распределение итогового счёта",
+        "capped": "остановлены по лимиту ходов",
     },
     "th": {
         "site": "2048",
@@ -172,8 +184,53 @@ STRINGS: dict[str, dict[str, str]] = {
         "data_note": "วัดด้วยคำสั่ง {command} รวมทั้งหมด {games} เกม",
         "chart_alt": "แผนภูมิ ตัวเลขชุดเดียวกันอยู่ในตารางด้านล่าง",
         "play_now": "เล่น 2048",
+        "cells": "จำนวนช่อง",
+        "runs": "การรันที่ให้ตัวเลขเหล่านี้",
+        "score_share": "สัดส่วนเกมตามคะแนนสุดท้าย",
+        "capped": "หยุดเพราะครบจำนวนตาที่กำหนด",
     },
 }
+
+#: Display names of the simulated strategies (see ``game2048.pages.simulate``).
+STRATEGY_NAMES: dict[str, dict[str, str]] = {
+    "en": {
+        "random": "Random moves",
+        "greedy": "Greedy, all four directions",
+        "corner-greedy": "Corner, merging whenever possible",
+        "corner-rush": "Corner, rushing when nearly full",
+        "corner": "Corner method",
+        "solver-fast": "Solver (fast preset)",
+    },
+    "he": {
+        "random": "מהלכים אקראיים",
+        "greedy": "חמדנות, בכל ארבעת הכיוונים",
+        "corner-greedy": "פינה, איחוד בכל הזדמנות",
+        "corner-rush": "פינה, חיפזון כשהלוח כמעט מלא",
+        "corner": "שיטת הפינה",
+        "solver-fast": "הפותר (מצב מהיר)",
+    },
+    "ru": {
+        "random": "Случайные ходы",
+        "greedy": "Жадная игра во все стороны",
+        "corner-greedy": "Угол, но сливать всё подряд",
+        "corner-rush": "Угол, но спешка на почти полной доске",
+        "corner": "Метод угла",
+        "solver-fast": "Решатель (быстрый режим)",
+    },
+    "th": {
+        "random": "เดินสุ่ม",
+        "greedy": "ละโมบ ใช้ครบสี่ทิศ",
+        "corner-greedy": "เข้ามุม แต่รวมทุกครั้งที่รวมได้",
+        "corner-rush": "เข้ามุม แต่รีบเมื่อกระดานเกือบเต็ม",
+        "corner": "วิธีเข้ามุม",
+        "solver-fast": "ตัวแก้เกม (โหมดเร็ว)",
+    },
+}
+
+
+def strategy_name(lang: str, name: str) -> str:
+    """A strategy's display name in ``lang`` (its code name if it has none)."""
+    return STRATEGY_NAMES.get(lang, STRATEGY_NAMES[DEFAULT_LANGUAGE]).get(name, name)
 
 
 def _from_accept_language(header: str) -> str | None:

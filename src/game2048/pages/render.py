@@ -17,22 +17,55 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from .i18n import COOKIE, LANGUAGES, page_context
+from .i18n import COOKIE, LANGUAGES, page_context, strategy_name
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 
 templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
 templates.env.globals["LANGUAGES"] = LANGUAGES
+templates.env.globals["strategy_name"] = strategy_name
+
+#: Digit group separator per language (Russian groups with a narrow no-break space).
+_GROUP = {"ru": "\u202f"}
+
+
+def number(value: float, lang: str = "en", decimals: int = 0) -> str:
+    """A number for the page: ``number(20480, "ru") == "20\u202f480"``."""
+    text = f"{value:,.{decimals}f}"
+    return text.replace(",", _GROUP.get(lang, ","))
+
+
+def percent(share: float, lang: str = "en") -> str:
+    """A share 0..1 as a percentage with one decimal when it is small."""
+    value = share * 100
+    decimals = 1 if 0 < value < 10 else 0
+    text = f"{value:.{decimals}f}"
+    if lang == "ru":
+        text = text.replace(".", ",")
+    return f"{text}\u00a0%" if lang == "ru" else f"{text}%"
+
+
+templates.env.filters["num"] = number
+templates.env.filters["pct"] = percent
 
 #: A year: the chooser's choice should outlive the visit.
 COOKIE_AGE = 365 * 24 * 3600
 
 
 def render(
-    request: Request, name: str, active: str = "", *, status_code: int = 200, **context: Any
+    request: Request,
+    name: str,
+    active: str = "",
+    *,
+    status_code: int = 200,
+    lang: str | None = None,
+    **context: Any,
 ) -> HTMLResponse:
-    """Render template ``name`` in the request's language; a ``?lang=`` choice is kept in a cookie."""
-    ctx = page_context(request, active)
+    """Render template ``name`` in the request's language; a ``?lang=`` choice is kept in a cookie.
+
+    ``lang`` overrides the language (for a page that exists only in some languages).
+    """
+    ctx = page_context(request, active, lang)
     ctx.update(context)
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
     chosen = request.query_params.get("lang")

@@ -1,0 +1,82 @@
+"""Charts as inline SVG, drawn by pygal and coloured by the page's CSS variables.
+
+The colours are ``var(--c0)`` … ``var(--c5)`` and ``var(--fg)``, so a chart
+follows the page into dark mode; every chart on the site has a table with the
+same figures beside it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from markupsafe import Markup
+
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
+_COMMENT = re.compile(r"<!--.*?-->", re.S)
+
+
+def _style():  # type: ignore[no-untyped-def]
+    from pygal.style import Style
+
+    return Style(
+        background="transparent",
+        plot_background="transparent",
+        foreground="var(--fg)",
+        foreground_strong="var(--fg)",
+        foreground_subtle="var(--line)",
+        opacity="1",
+        opacity_hover=".75",
+        colors=tuple(f"var(--c{i})" for i in range(6)),
+        font_family="inherit",
+        label_font_size=13,
+        major_label_font_size=13,
+        legend_font_size=14,
+        title_font_size=16,
+        value_font_size=12,
+        tooltip_font_size=13,
+    )
+
+
+def bar_chart(
+    title: str,
+    x_labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float | None]]],
+    *,
+    percent: bool = True,
+    x_title: str = "",
+    y_title: str = "",
+) -> Markup:
+    """A grouped bar chart, one group per x label and one bar colour per series.
+
+    With ``percent`` the values are shares (0..1) shown as percentages.
+    """
+    import pygal
+
+    chart = pygal.Bar(
+        style=_style(),
+        js=[],
+        disable_xml_declaration=True,
+        width=760,
+        height=380,
+        title=title,
+        x_title=x_title or None,
+        y_title=y_title or None,
+        legend_at_bottom=True,
+        legend_at_bottom_columns=min(len(series), 3) or 1,
+        show_y_guides=True,
+        truncate_legend=-1,
+        value_formatter=(lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:,.0f}"),
+        range=(0, 1) if percent else None,
+        margin=12,
+    )
+    chart.x_labels = list(x_labels)
+    for name, values in series:
+        chart.add(name, list(values))
+    svg = chart.render(is_unicode=True)
+    svg = _COMMENT.sub("", _SCRIPT.sub("", svg))
+    return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{_attr(title)}" ', 1))
+
+
+def _attr(text: str) -> str:
+    return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
