@@ -1,45 +1,237 @@
-"""Choosing a move: presets, time limits and the public ``analyse`` / ``best_move``.
+"""Choosing a move: settings, presets, time limits, and the public ``analyse``.
 
-Preliminary version: a one-ply look-ahead in plain Python, so that callers can
-code against the final signatures while the expectimax search is written.
+A search ``Setting`` fixes how deep the expectimax looks (in spawns: depth 2
+means move, spawn, move, spawn, then the heuristic), how the depth grows with
+the position, the probability cut-off and a node budget. The search deepens
+one level at a time up to its depth and keeps the deepest level it finished
+within the budget. Nodes are counted, not timed, so the same position and
+setting always give the same move; see ``analyse`` for time limits.
+
+>>> best_move([[2, 2, 0], [0, 0, 0], [0, 0, 0]]) in ("left", "right")
+True
 """
 
 from __future__ import annotations
 
+import math
+import threading
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
 
-from ..rules import DIRECTIONS, Direction, slide
+import numpy as np
 
-PRESETS: tuple[str, ...] = ("fast", "normal", "strong")
+from ..rules import DIRECTIONS, Direction, check_size, exponent
 
 
-def _check_preset(preset: str) -> str:
-    if preset not in PRESETS:
-        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}")
-    return preset
+@dataclass(frozen=True)
+class Setting:
+    """How hard to search.
+
+    The depth for a position is ``distinct tiles - depth_offset`` clamped to
+    ``[min_depth, max_depth]`` (nneonneo/2048-ai's rule is offset 2, minimum 3):
+    the more kinds of tile on the board, the more the position needs reading.
+    ``nodes`` caps the chance nodes one move may expand (None: no cap).
+    """
+
+    min_depth: int
+    max_depth: int
+    depth_offset: int = 2
+    cut: float = 1e-4
+    nodes: int | None = None
+
+    def depth_for(self, distinct: int) -> int:
+        """The depth searched on a board with ``distinct`` kinds of tile."""
+        return max(self.min_depth, min(self.max_depth, distinct - self.depth_offset))
+
+
+#: Preset name -> board size -> setting. Tuned on this project's bench runs
+#: (docs/solver.md): ``fast`` about a millisecond a move on 4x4, ``strong``
+#: within 200 ms a move on 4x4.
+PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
+    "fast": {
+        3: Setting(2, 3, depth_offset=3),
+        4: Setting(1, 2, depth_offset=6, cut=1e-3),
+        5: Setting(1, 1),
+        6: Setting(1, 1),
+    },
+    "normal": {
+        3: Setting(3, 5, depth_offset=2),
+        4: Setting(2, 4, depth_offset=4, cut=1e-3),
+        5: Setting(1, 2, depth_offset=8, cut=1e-3),
+        6: Setting(1, 2, depth_offset=10, cut=1e-3),
+    },
+    "strong": {
+        3: Setting(4, 8, depth_offset=1),
+        4: Setting(3, 8, depth_offset=2, nodes=60_000),
+        5: Setting(2, 3, depth_offset=6, cut=1e-3, nodes=60_000),
+        6: Setting(2, 3, depth_offset=8, cut=1e-3, nodes=60_000),
+    },
+}
+PRESETS: tuple[str, ...] = tuple(PRESET_SETTINGS)
+
+#: Chance nodes a second that one core expands, by path, measured on this
+#: project's 2-core development machine; a time limit becomes a node budget.
+NODES_PER_SECOND: dict[str, float] = {"bitboard": 250_000.0, "general": 60_000.0}
+
+_TABLE_BITS = 20
+
+
+class _Workspace:
+    """The per-process transposition table and search state, one search at a time."""
+
+    def __init__(self) -> None:
+        size = 1 << _TABLE_BITS
+        self.keys = np.zeros(size, dtype=np.uint64)
+        self.vals = np.zeros(size, dtype=np.float64)
+        self.meta = np.zeros(size, dtype=np.int64)
+        self.state = np.zeros(5, dtype=np.int64)
+        self.generation = 0
+        self.lock = threading.Lock()
+
+
+@cache
+def _workspace() -> _Workspace:
+    return _Workspace()
+
+
+def setting_for(size: int, preset: str = "fast") -> Setting:
+    """The search setting a preset uses on a board of ``size``."""
+    check_size(size)
+    try:
+        return PRESET_SETTINGS[preset][size]
+    except KeyError:
+        raise ValueError(f"preset must be one of {', '.join(PRESETS)}, got {preset!r}") from None
+
+
+def _exponents(board: Sequence[Sequence[int]]) -> list[list[int]]:
+    n = len(board)
+    check_size(n)
+    if any(not isinstance(row, Sequence) or len(row) != n for row in board):
+        raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
+    exps = [[exponent(v) for v in row] for row in board]
+    top = n * n + 1
+    if any(e > top for row in exps for e in row):
+        raise ValueError(f"no tile on a {n}x{n} board can exceed {1 << top}")
+    return exps
+
+
+def _fits_bitboard(exps: list[list[int]]) -> bool:
+    """True if 4-bit cells hold the position and every merge it can make soon."""
+    n = len(exps)
+    if n > 4:
+        return False
+    flat = [e for row in exps for e in row]
+    return max(flat) < 15 or (max(flat) == 15 and flat.count(15) == 1)
+
+
+def search_values(
+    exps: list[list[int]], setting: Setting, *, depth: int | None = None, nodes: int | None = None,
+    deadline: float | None = None,
+) -> tuple[list[float], int]:
+    """Values of the four directions (-inf if illegal) and the depth they come from.
+
+    Deepens from 1 to ``depth`` (default: the setting's depth for the
+    position); stops at the node budget ``nodes`` (default: the setting's),
+    or, checked between depths only, at the wall-clock ``deadline``.
+    """
+    from . import expectimax as ex
+    n = len(exps)
+    flat = [e for row in exps for e in row]
+    if depth is None:
+        depth = setting.depth_for(len({e for e in flat if e}))
+    budget = nodes if nodes is not None else setting.nodes
+    budget = (1 << 62) if budget is None else max(1, budget)
+    ws = _workspace()
+    use_bits = _fits_bitboard(exps)
+    if use_bits:
+        moves, heur, empties = ex.bits_tables(n)
+        packed = np.uint64(sum(e << (4 * i) for i, e in enumerate(flat)))
+    else:
+        sum_pow, mono_pow = _powers()
+        cells = np.array(flat, dtype=np.uint8)
+    best: list[float] = [-math.inf] * 4
+    reached = 0
+    with ws.lock:
+        st = ws.state
+        st[0], st[1], st[3], st[4] = 0, budget, 0, _TABLE_BITS
+        for d in range(min(1, depth), depth + 1):
+            ws.generation += 1
+            st[2] = ws.generation
+            if use_bits:
+                out = ex.bits_search(packed, d, n, moves, heur, empties, ws.keys, ws.vals, ws.meta,
+                                      st, setting.cut)
+            else:
+                out = ex.cells_search(cells, d, n, sum_pow, mono_pow, ws.keys, ws.vals, ws.meta,
+                                     st, setting.cut)
+            if st[3]:
+                break
+            best, reached = [float(v) for v in out], d
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        if reached == 0 and st[3]:
+            # Not even depth 1 fitted: fall back on the one-ply heuristic.
+            st[0], st[1], st[3] = 0, 1 << 62, 0
+            if use_bits:
+                out = ex.bits_search(packed, 0, n, moves, heur, empties, ws.keys, ws.vals, ws.meta,
+                                      st, setting.cut)
+            else:
+                out = ex.cells_search(cells, 0, n, sum_pow, mono_pow, ws.keys, ws.vals, ws.meta,
+                                     st, setting.cut)
+            best = [float(v) for v in out]
+    return best, reached
+
+
+@cache
+def _powers() -> tuple[np.ndarray, np.ndarray]:
+    from .expectimax import powers
+
+    return powers()
 
 
 def analyse(
-    board: Sequence[Sequence[int]], *, preset: str = "fast", time_limit: float | None = None
+    board: Sequence[Sequence[int]], *, preset: str = "fast", time_limit: float | None = None,
+    depth: int | None = None,
 ) -> tuple[Direction | None, dict[str, float]]:
-    """The best direction for ``board`` and a score for every legal direction.
+    """The best direction for ``board`` and a value for every legal direction.
 
-    Returns ``(None, {})`` when no direction changes the board. The same board
-    and setting always give the same answer.
+    ``board`` is a list of rows of tile values (0 empty) of a 3x3 to 6x6
+    board. The value of a direction is the expectimax estimate of the
+    heuristic (not of points): higher is better, comparable only within one
+    call. Returns ``(None, {})`` when no direction changes the board; ties go
+    to the first of up, down, left, right.
+
+    ``time_limit`` (seconds) bounds the search: it becomes a node budget at
+    the calibrated rate ``NODES_PER_SECOND`` (so the answer is deterministic),
+    and the search also stops deepening once the wall clock passes the limit
+    (which only matters on a machine slower than the calibration). ``depth``
+    forces a fixed depth in spawns (0 = one-move greedy). ValueError for a
+    malformed board or an unknown preset.
+
+    >>> analyse([[0, 0, 0], [0, 0, 0], [2, 4, 8]])[0] is not None
+    True
     """
-    _check_preset(preset)
-    scores: dict[str, float] = {}
-    for d in DIRECTIONS:
-        moved, points = slide(board, d)
-        if moved != [list(r) for r in board]:
-            empty = sum(1 for row in moved for v in row if v == 0)
-            scores[d] = float(points + 10 * empty)
+    exps = _exponents(board)
+    setting = setting_for(len(exps), preset)
+    nodes = None
+    deadline = None
+    if time_limit is not None:
+        if not time_limit > 0:
+            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+        rate = NODES_PER_SECOND["bitboard" if _fits_bitboard(exps) else "general"]
+        nodes = int(time_limit * rate)
+        if setting.nodes is not None:
+            nodes = min(nodes, setting.nodes)
+        deadline = time.perf_counter() + time_limit
+    values, _ = search_values(exps, setting, depth=depth, nodes=nodes, deadline=deadline)
+    scores = {DIRECTIONS[d]: v for d, v in enumerate(values) if v > -math.inf}
     if not scores:
         return None, {}
-    best = max(scores, key=lambda d: scores[d])
+    best = max(scores, key=lambda name: scores[name])
     return best, scores  # type: ignore[return-value]
 
 
 def best_move(board: Sequence[Sequence[int]], *, preset: str = "fast") -> Direction | None:
-    """The direction ``analyse`` picks, or None when no move is legal."""
+    """The direction ``analyse`` picks with ``preset``, or None when no move is legal."""
     return analyse(board, preset=preset)[0]
