@@ -1,0 +1,85 @@
+"""Rate limits per client on starting and finishing games: 429 with Retry-After."""
+
+from __future__ import annotations
+
+import socket
+import uuid
+from dataclasses import replace
+
+import pytest
+from fastapi.testclient import TestClient
+
+from game2048.server import Settings, create_app
+from game2048.server.ratelimit import RateLimiter
+
+
+def _app(settings: Settings, **changes):  # type: ignore[no-untyped-def]
+    return create_app(replace(settings, **changes))
+
+
+def test_limit_answers_429_with_retry_after(settings):
+    app = _app(settings, rate_limit="3/minute")
+    try:
+        client = TestClient(app)
+        codes = [client.post("/api/games", json={"size": 4}).status_code for _ in range(4)]
+        assert codes == [201, 201, 201, 429]
+        r = client.post("/api/games", json={"size": 4})
+        assert r.status_code == 429 and "too many" in r.json()["error"]
+        assert 1 <= int(r.headers["retry-after"]) <= 60
+        assert client.get("/api/leaderboard").status_code == 200  # reading is not limited
+    finally:
+        app.state.engine.dispose()
+
+
+def test_finishing_counts_against_the_same_limit(settings):
+    app = _app(settings, rate_limit="2/minute")
+    try:
+        client = TestClient(app)
+        issued = client.post("/api/games", json={"size": 4}).json()
+        body = {"token": issued["token"], "log": "", "score": 0, "name": "a"}
+        assert client.post(f"/api/games/{issued['id']}/finish", json=body).status_code == 200
+        assert client.post(f"/api/games/{issued['id']}/finish", json=body).status_code == 429
+    finally:
+        app.state.engine.dispose()
+
+
+def test_zero_turns_limits_off():
+    limiter = RateLimiter("0")
+    assert not limiter.enabled
+    assert all(limiter.check("games", "1.2.3.4") is None for _ in range(1000))
+
+
+def test_limits_are_per_client():
+    limiter = RateLimiter("1/minute")
+    assert limiter.check("games", "1.1.1.1") is None
+    assert limiter.check("games", "2.2.2.2") is None
+    assert limiter.check("games", "1.1.1.1") is not None
+
+
+def test_settings_read_the_environment():
+    s = Settings.from_env("sqlite:///x.db", env={"GAME2048_RATE_LIMIT": "0", "REDIS_URL": "redis://h:6379/0"})
+    assert s.rate_limit == "0" and s.hint_rate_limit == "0" and s.redis_url == "redis://h:6379/0"
+    assert Settings.from_env("postgresql://u@h/d", env={}).database_url == "postgresql+psycopg://u@h/d"
+
+
+def _redis_url() -> str | None:
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        return None
+    return "redis://127.0.0.1:6379/15"
+
+
+@pytest.mark.skipif(_redis_url() is None, reason="Redis not reachable at 127.0.0.1:6379")
+def test_workers_sharing_redis_share_the_count():
+    """Two limiters stand for two worker processes: together they allow the limit, not twice it."""
+    url = _redis_url()
+    client = f"test-{uuid.uuid4().hex}"
+    a, b = RateLimiter("4/minute", url), RateLimiter("4/minute", url)
+    results = [(a if i % 2 else b).check("games", client) for i in range(6)]
+    assert results[:4] == [None] * 4 and all(r is not None for r in results[4:])
+
+
+def test_unreachable_limit_store_lets_requests_through():
+    limiter = RateLimiter("1/minute", "redis://127.0.0.1:1/0")
+    assert limiter.check("games", "x") is None
