@@ -70,3 +70,7 @@ app.command()(serve)
 from .pages.command import simulate  # noqa: E402
 
 app.command()(simulate)
+
+from .solver.command import solve  # noqa: E402
+
+app.command()(solve)

@@ -1,22 +1,92 @@
-"""Whole games played by the solver, for simulations and the ``solve`` command."""
+"""Whole games played by the solver, and their statistics, for simulations
+and the ``solve`` command.
+
+>>> game = play_game(3, seed=1, max_moves=5)
+>>> game.moves, game.helped
+(5, True)
+"""
 
 from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
 
 from ..game import Game
 from .search import analyse
 
 
-def play_game(size: int = 4, seed: int = 0, preset: str = "fast", max_moves: int | None = None) -> Game:
+def play_game(
+    size: int = 4,
+    seed: int = 0,
+    preset: str = "fast",
+    *,
+    max_moves: int | None = None,
+    depth: int | None = None,
+    time_limit: float | None = None,
+) -> Game:
     """Play game ``seed`` on a ``size`` board with the solver until it is over.
 
-    Stops early after ``max_moves`` moves if given. The game is marked
-    ``helped`` (unranked). Same arguments, same game.
+    The spawns are the game's own (``Game(size, seed)``), so the same
+    arguments always give the same game. Stops early after ``max_moves``
+    moves if given. ``depth`` and ``time_limit`` are passed to ``analyse``.
+    The game is marked ``helped`` (unranked).
     """
     game = Game(size, seed)
     game.helped = True
     while max_moves is None or game.moves < max_moves:
-        move, _ = analyse(game.board, preset=preset)
+        move, _ = analyse(game.board, preset=preset, depth=depth, time_limit=time_limit)
         if move is None:
             break
         game.move(move)
     return game
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """What one solver game came to."""
+
+    seed: int
+    score: int
+    max_tile: int
+    moves: int
+    seconds: float
+
+
+def play_result(
+    size: int, seed: int, preset: str, depth: int | None = None, time_limit: float | None = None,
+    max_moves: int | None = None,
+) -> GameResult:
+    """Play one game (as ``play_game``) and time it."""
+    start = time.perf_counter()
+    game = play_game(size, seed, preset, depth=depth, time_limit=time_limit, max_moves=max_moves)
+    return GameResult(seed, game.score, game.max_tile, game.moves, time.perf_counter() - start)
+
+
+def summarise(results: list[GameResult], seconds: float) -> dict[str, object]:
+    """The statistics of a run of games that took ``seconds`` of wall-clock time.
+
+    ``reached`` maps each tile, as a string, from 2 up to the largest seen,
+    to the fraction of games whose largest tile was at least that.
+
+    >>> s = summarise([GameResult(0, 100, 64, 50, 0.1), GameResult(1, 300, 128, 70, 0.1)], 1.0)
+    >>> s["median_score"], s["reached"]["128"], s["moves_per_second"]
+    (200.0, 0.5, 120.0)
+    """
+    games = len(results)
+    moves = sum(r.moves for r in results)
+    scores = [r.score for r in results]
+    top = max((r.max_tile for r in results), default=0)
+    reached: dict[str, float] = {}
+    tile = 2
+    while tile <= top:
+        reached[str(tile)] = sum(1 for r in results if r.max_tile >= tile) / games
+        tile *= 2
+    return {
+        "games": games,
+        "moves": moves,
+        "moves_per_second": moves / seconds if seconds > 0 else 0.0,
+        "mean_score": statistics.fmean(scores) if scores else 0.0,
+        "median_score": float(statistics.median(scores)) if scores else 0.0,
+        "reached": reached,
+    }

@@ -7,7 +7,7 @@ one level at a time up to its depth and keeps the deepest level it finished
 within the budget. Nodes are counted, not timed, so the same position and
 setting always give the same move; see ``analyse`` for time limits.
 
->>> best_move([[2, 2, 0], [0, 0, 0], [0, 0, 0]]) in ("left", "right")
+>>> best_move([[2, 4, 2], [4, 8, 4], [128, 128, 0]]) in ("left", "right")
 True
 """
 
