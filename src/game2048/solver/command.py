@@ -1,0 +1,107 @@
+"""``game2048 solve``: play seeded games with the solver and report its strength."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated
+
+import typer
+
+
+def _worker_init() -> None:
+    from .search import analyse
+
+    # load the compiled search and build the row tables before the clock matters
+    analyse([[2, 2, 0], [0, 0, 0], [0, 0, 0]])
+    analyse([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+
+
+def _play_one(args: tuple[int, int, str, int | None, float | None, int | None]) -> object:
+    from .play import play_result
+
+    size, seed, preset, depth, time_limit, max_moves = args
+    return play_result(size, seed, preset, depth=depth, time_limit=time_limit, max_moves=max_moves)
+
+
+def solve(
+    size: Annotated[int, typer.Option(help="Board size, 3 to 6.")] = 4,
+    games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 10,
+    seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
+    preset: Annotated[str, typer.Option(help="fast, normal or strong.")] = "fast",
+    depth: Annotated[int | None, typer.Option(min=0, help="Search this many spawns deep instead.")] = None,
+    time_limit: Annotated[
+        float | None, typer.Option(min=0.0001, help="Seconds of search per move at most.")
+    ] = None,
+    max_moves: Annotated[int | None, typer.Option(min=1, help="Stop each game after this many moves.")] = (
+        None
+    ),
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to play on.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a report.")] = (
+        False
+    ),
+) -> None:
+    """Play seeded games with the solver and print its strength: scores, speed, tiles reached."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from ..rules import SIZES
+    from ..spawn import MAX_SEED
+    from .play import GameResult, summarise
+    from .search import PRESETS
+
+    if size not in SIZES:
+        raise typer.BadParameter(f"must be one of {', '.join(map(str, SIZES))}", param_hint="--size")
+    if preset not in PRESETS:
+        raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
+    if seed + games > MAX_SEED:
+        raise typer.BadParameter("seed + games must stay below 2^53", param_hint="--seed")
+    tasks = [(size, seed + i, preset, depth, time_limit, max_moves) for i in range(games)]
+    results: list[GameResult] = []
+    err = Console(stderr=True)
+    columns = (
+        TextColumn(f"{size}x{size} {preset}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("games"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err, transient=as_json) as progress:
+        bar = progress.add_task("games", total=games)
+        if jobs == 1:
+            _worker_init()
+            start = time.perf_counter()
+            for task in tasks:
+                results.append(_play_one(task))  # type: ignore[arg-type]
+                progress.advance(bar)
+        else:
+            with ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_worker_init) as pool:
+                start = time.perf_counter()
+                for result in pool.map(_play_one, tasks):
+                    results.append(result)  # type: ignore[arg-type]
+                    progress.advance(bar)
+        seconds = time.perf_counter() - start
+    summary = summarise(results, seconds)
+    if as_json:
+        typer.echo(json.dumps(summary))
+        return
+    busy = sum(r.seconds for r in results)
+    moves = summary["moves"]
+    typer.echo(f"games: {summary['games']}  (seeds {seed} to {seed + games - 1}, {size}x{size}, {preset})")
+    typer.echo(f"moves: {moves}")
+    rate = summary["moves_per_second"]
+    typer.echo(f"moves per second: {rate:.0f} over {seconds:.1f} s on {jobs} process(es)")
+    if moves:
+        typer.echo(f"time per move: {1000 * busy / moves:.2f} ms (one process)")
+    typer.echo(f"mean score: {summary['mean_score']:.0f}")
+    typer.echo(f"median score: {summary['median_score']:.0f}")
+    typer.echo("reached:")
+    reached: dict[str, float] = summary["reached"]  # type: ignore[assignment]
+    shown = [t for t, share in reached.items() if share < 1.0]
+    if reached:
+        first = [t for t, share in reached.items() if share == 1.0][-1:]
+        shown = first + shown
+    for tile in shown:
+        typer.echo(f"  {tile:>7}  {100 * reached[tile]:5.1f} %")
