@@ -19,7 +19,7 @@ import httpx
 
 from game2048 import Game
 
-GAMES = 80
+GAMES = 48
 CLIENTS = 8
 
 
