@@ -231,9 +231,12 @@ export function randomSeed() {
  * per move in play) depends only on (seed, k, board), so undoing a move and
  * making it again brings the same tile.
  */
+const NO_OPENING = Symbol('no opening tiles');
+
 export class Game {
-  constructor(size = DEFAULT_SIZE, seed = randomSeed()) {
+  constructor(size = DEFAULT_SIZE, seed = randomSeed(), opening = undefined) {
     this.#setup(size, seed);
+    if (opening === NO_OPENING) return;
     for (let index = 0; index < OPENING_TILES; index++) this.#spawn(index);
   }
 
@@ -248,8 +251,7 @@ export class Game {
     if (!cells.every(isTile)) throw new RangeError('a tile must be 0 or a power of two >= 2');
     if (cells.some((v) => v > maxTileFor(n))) throw new RangeError(`no tile on a ${n}x${n} board can exceed ${maxTileFor(n)}`);
     if (!Number.isSafeInteger(score) || score < 0) throw new RangeError('score must be a non-negative integer');
-    const game = Object.create(Game.prototype);
-    game.#setup(n, seed);
+    const game = new Game(n, seed, NO_OPENING);
     game.#cells = cells;
     game.score = score;
     game.won = Math.max(...cells) >= game.target;

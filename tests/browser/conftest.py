@@ -1,0 +1,144 @@
+"""Fixtures for the browser tests: the real ``game2048 serve`` on a free port with
+a throw-away SQLite database, and one headless Chromium (Debian's ``chromium``
+package) for the whole session, driven by Playwright for Python.
+
+``GAME2048_TEST_URL`` points the tests at a server that is already running
+instead; ``GAME2048_CHROMIUM`` names another Chromium binary.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("GAME2048_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+
+try:
+    from playwright.sync_api import Browser, Page, sync_playwright
+except ImportError:  # pragma: no cover - depends on the machine
+    sync_playwright = None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    reason = None
+    if sync_playwright is None:
+        reason = "Playwright for Python is not installed (pip install playwright)"
+    elif not Path(CHROMIUM).exists():
+        reason = f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
+    if reason:
+        for item in items:
+            if "browser" in item.keywords:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(url: str, proc: subprocess.Popen[bytes] | None, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"game2048 serve exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"the server at {url} did not answer within {seconds} s")
+
+
+@pytest.fixture(scope="session")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The address of a running ``game2048 serve``."""
+    given = os.environ.get("GAME2048_TEST_URL")
+    if given:
+        _wait_for(given.rstrip("/") + "/", None)
+        yield given.rstrip("/")
+        return
+    port = _free_port()
+    db = tmp_path_factory.mktemp("serve") / "game2048.sqlite3"
+    env = {**os.environ, "GAME2048_RATE_LIMIT": "0"}
+    log = (db.parent / "serve.log").open("wb")
+    command = Path(sys.executable).with_name("game2048")
+    proc = subprocess.Popen(
+        [str(command) if command.exists() else "game2048", "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--db", f"sqlite:///{db}"],
+        stdout=log, stderr=subprocess.STDOUT, env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_for(url + "/", proc)
+    except RuntimeError:
+        proc.kill()
+        log.close()
+        raise RuntimeError((db.parent / "serve.log").read_text()[-3000:]) from None
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class GamePage:
+    """A page with the game loaded, collecting console errors and page errors."""
+
+    def __init__(self, page: Page, base_url: str) -> None:
+        self.page = page
+        self.base_url = base_url
+        self.errors: list[str] = []
+        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def open(self, query: str = "") -> GamePage:
+        self.page.goto(f"{self.base_url}/{query}")
+        self.page.wait_for_function("window.game2048 !== undefined")
+        return self
+
+    def state(self) -> dict:
+        return self.page.evaluate("window.game2048.state()")
+
+    def load(self, board: list[list[int]], score: int = 0) -> None:
+        self.page.evaluate("([b, s]) => window.game2048.load(b, s)", [board, score])
+
+    def storage(self, key: str) -> str | None:
+        return self.page.evaluate("k => localStorage.getItem(k)", key)
+
+
+@pytest.fixture
+def game(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Iterator[GamePage]:
+    """A fresh browser context (empty storage) with a nickname already chosen."""
+    options = getattr(request, "param", {}) or {}
+    context = browser.new_context(**{"viewport": {"width": 480, "height": 900}, **options})
+    context.add_init_script("localStorage.getItem('game2048:name') || localStorage.setItem('game2048:name', '\"tester\"')")
+    page = context.new_page()
+    gp = GamePage(page, base_url)
+    yield gp
+    context.close()
+    assert gp.errors == [], f"console errors: {gp.errors}"
