@@ -20,6 +20,12 @@ from typing import Any
 from .rules import check_size, slide_exponents
 
 
+#: Entries one memo may hold before it starts afresh. 4x4 boards have fewer
+#: distinct rows than this; 5x5 and 6x6 have far more, and a long-lived server
+#: must not grow without bound.
+MEMO_LIMIT = 1 << 18
+
+
 class _Memo(dict[Any, Any]):
     """A dict that fills a missing key from a function on first look-up."""
 
@@ -30,6 +36,8 @@ class _Memo(dict[Any, Any]):
         self.fn = fn
 
     def __missing__(self, key: Hashable) -> Any:
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
         value = self[key] = self.fn(key)
         return value
 
@@ -123,8 +131,10 @@ class Tables:
         return out, total
 
     def empty_count(self, board: int) -> int:
-        rm, empties = self.row_mask, self.empties
-        return sum(len(empties[(board >> s) & rm]) for s in self.shifts)
+        rm, empties, count = self.row_mask, self.empties, 0
+        for s in self.shifts:
+            count += len(empties[(board >> s) & rm])
+        return count
 
     def place(self, board: int, ordinal: int, exp: int) -> int:
         """Put 2^exp on the ``ordinal``-th empty cell in row-major order."""
@@ -141,7 +151,11 @@ class Tables:
         return max(row_max[(board >> s) & rm] for s in self.shifts)
 
     def can_move(self, board: int) -> bool:
-        return any(self.move(board, d)[0] != board for d in range(4))
+        # With a tile and an empty cell on the board some line holds both, so
+        # some direction moves; a full board moves only if a pair is adjacent.
+        if board and self.empty_count(board):
+            return True
+        return self.move(board, 2)[0] != board or self.move(board, 0)[0] != board
 
 
 @cache

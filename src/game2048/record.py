@@ -20,7 +20,7 @@ class RecordError(ValueError):
     """A game record the rules do not allow; ``position`` is the 0-based log index."""
 
     def __init__(self, position: int, reason: str) -> None:
-        super().__init__(f"bad record at move {position}: {reason}")
+        super().__init__(f"bad record at log position {position}: {reason}")
         self.position = position
         self.reason = reason
 

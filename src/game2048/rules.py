@@ -137,15 +137,18 @@ def slide(board: Sequence[Sequence[int]], direction: Direction) -> tuple[list[li
 
 
 def can_move(board: Sequence[Sequence[int]]) -> bool:
-    """True if some direction changes the board (an empty cell or an equal pair)."""
+    """True if some direction changes the board.
+
+    That is: two orthogonal neighbours are equal tiles, or a tile has an empty
+    neighbour to slide into. A full board with no equal neighbours is over.
+    """
     n = _check_board(board)
     for r in range(n):
         for c in range(n):
             v = board[r][c]
-            if v == 0:
-                return True
-            if c + 1 < n and board[r][c + 1] == v:
-                return True
-            if r + 1 < n and board[r + 1][c] == v:
-                return True
+            for rr, cc in ((r, c + 1), (r + 1, c)):
+                if rr < n and cc < n:
+                    w = board[rr][cc]
+                    if (v == 0) != (w == 0) or (v and v == w):
+                        return True
     return False

@@ -54,7 +54,11 @@ def spawn_choice(seed: int, index: int, empty: int, key: int | None = None) -> t
     counter = index * ATTEMPTS
     for _ in range(ATTEMPTS):
         counter += 1
-        z = mix64((key + counter * GAMMA) & MASK64)
+        # mix64 written out: this runs once per move on the server's replay path
+        z = (key + counter * GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        z ^= z >> 31
         if z < limit:
             ordinal, kind = divmod(z % m, SPAWN_OUT_OF)
             return ordinal, 2 if kind < FOUR_IN else 1

@@ -1,0 +1,51 @@
+"""`game2048 replay` prints the outcome of a record, or one clear line and a failing status."""
+
+import json
+
+from typer.testing import CliRunner
+
+from game2048 import Game
+from game2048.cli import app
+
+runner = CliRunner()
+
+
+def test_help_lists_commands():
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0 and "replay" in result.output
+
+
+def test_replay_from_stdin_prints_board_score_and_ranking():
+    game = Game(4, 77)
+    for d in "LURDLURD":
+        game.move(d)
+    result = runner.invoke(app, ["replay", "-"], input=json.dumps(game.record()))
+    assert result.exit_code == 0
+    assert f"score: {game.score}" in result.output
+    assert f"max tile: {game.max_tile}" in result.output
+    assert "ranked: yes" in result.output
+
+
+def test_replay_from_file_with_undo_is_unranked(tmp_path):
+    game = Game(3, 5)
+    game.move("L") or game.move("R")
+    game.undo()
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.record()))
+    result = runner.invoke(app, ["replay", str(path)])
+    assert result.exit_code == 0 and "ranked: no" in result.output
+
+
+def test_bad_records_fail_with_one_line(tmp_path):
+    cases = {
+        "not json": "{",
+        "not a record": "[1, 2]",
+        "bad letter": json.dumps({"size": 4, "seed": 1, "log": "LQ"}),
+        "bad size": json.dumps({"size": 9, "seed": 1, "log": ""}),
+    }
+    for text in cases.values():
+        result = runner.invoke(app, ["replay", "-"], input=text)
+        assert result.exit_code == 1
+        assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    missing = runner.invoke(app, ["replay", str(tmp_path / "nope.json")])
+    assert missing.exit_code == 1 and "cannot read" in missing.stderr

@@ -1,0 +1,132 @@
+"""Games: legal moves, undo, winning, game over, from_board, the large tiles."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from game2048 import Game, slide
+from game2048.rules import DIRECTIONS
+
+
+def test_illegal_move_changes_nothing_and_is_not_recorded():
+    game = Game.from_board([[2, 4, 2, 4], [0] * 4, [0] * 4, [0] * 4])
+    assert not game.move("left")
+    assert game.board[0] == [2, 4, 2, 4] and game.log == "" and game.score == 0
+
+
+def test_legal_move_slides_scores_and_spawns_one_tile():
+    game = Game.from_board([[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+    assert game.move("left")
+    tiles = sorted(v for row in game.board for v in row if v)
+    assert game.score == 4 and game.board[0][0] == 4 and len(tiles) == 2 and tiles[0] in (2, 4)
+    assert game.log == "L" and game.moves == 1
+
+
+def test_directions_accept_log_letters():
+    a, b = Game(4, 11), Game(4, 11)
+    for d in DIRECTIONS:
+        assert a.move(d) == b.move(d[0].upper())
+    assert a.board == b.board
+
+
+def test_unknown_direction_is_an_error():
+    with pytest.raises(ValueError, match="direction"):
+        Game(4, 1).move("north")
+
+
+def test_undo_restores_board_and_score_and_unranks():
+    game = Game.from_board([[2, 2, 4, 4], [0] * 4, [0] * 4, [0] * 4])
+    before = game.board
+    assert game.ranked
+    assert game.move("left")
+    assert game.undo()
+    assert game.board == before and game.score == 0 and game.log == "LZ"
+    assert game.undos_left == 2 and not game.ranked
+
+
+def test_at_most_three_undos():
+    game = Game(4, 5)
+    done = 0
+    for d in "LRUDLRUDLRUD":
+        if game.move(d):
+            done += 1
+    assert done >= 4
+    assert [game.undo() for _ in range(4)] == [True, True, True, False]
+    assert game.undos_left == 0
+
+
+def test_undo_with_nothing_to_undo_fails():
+    game = Game(4, 5)
+    assert not game.undo() and game.undos_left == 3 and game.log == ""
+
+
+def test_3x3_wins_at_256():
+    game = Game.from_board([[128, 128, 0], [0, 0, 0], [0, 0, 0]])
+    assert not game.won and game.target == 256
+    assert game.move("left")
+    assert game.won and game.max_tile == 256
+
+
+def test_4x4_does_not_win_at_256_but_at_2048():
+    game = Game.from_board([[128, 128, 0, 0], [1024, 1024, 0, 0], [0] * 4, [0] * 4])
+    assert game.move("right") and game.won
+
+
+def test_a_win_on_the_last_move_is_still_a_win():
+    # after the merge the board is full with no pair, whatever the spawn
+    game = Game.from_board([[128, 128, 4], [4, 16, 32], [32, 64, 128]])
+    assert game.move("left")
+    assert game.won
+
+
+def test_game_over_only_when_full_and_no_pair():
+    assert Game.from_board([[2, 4, 8], [4, 8, 16], [8, 16, 32]]).over
+    assert not Game.from_board([[2, 4, 8], [4, 8, 16], [8, 16, 16]]).over
+    assert not Game.from_board([[2, 4, 8], [4, 8, 16], [8, 16, 0]]).over
+
+
+@pytest.mark.parametrize(("n", "top"), [(3, 1024), (4, 131072), (5, 67108864), (6, 137438953472)])
+def test_the_largest_tile_of_each_size_is_exact(n, top):
+    board = [[0] * n for _ in range(n)]
+    board[0][0] = board[0][1] = top // 2
+    game = Game.from_board(board)
+    assert game.move("left")
+    assert game.max_tile == top and game.score == top and game.board[0][0] == top
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        [[2, 0], [0, 0]],
+        [[0, 0, 0], [0, 0], [0, 0, 0]],
+        [[3, 0, 0], [0, 0, 0], [0, 0, 0]],
+        [[2048, 0, 0], [0, 0, 0], [0, 0, 0]],  # above 3x3's largest possible tile
+    ],
+)
+def test_from_board_rejects_bad_positions(bad):
+    with pytest.raises(ValueError):
+        Game.from_board(bad)
+
+
+moves = st.text(alphabet="UDLR", max_size=200)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from([3, 4, 5, 6]), st.integers(0, 2**53 - 1), moves)
+def test_engine_agrees_with_the_plain_rules(n, seed, letters):
+    game = Game(n, seed)
+    for letter in letters:
+        d = {"U": "up", "D": "down", "L": "left", "R": "right"}[letter]
+        before, score = game.board, game.score
+        expected, points = slide(before, d)
+        legal = expected != before
+        assert game.move(d) == legal
+        if legal:
+            spawned = [
+                (r, c) for r in range(n) for c in range(n) if game.board[r][c] != expected[r][c]
+            ]
+            assert len(spawned) == 1 and expected[spawned[0][0]][spawned[0][1]] == 0
+            assert game.score == score + points
+        else:
+            assert game.board == before
+        assert game.over == (not any(slide(game.board, x)[0] != game.board for x in DIRECTIONS))

@@ -1,0 +1,155 @@
+"""``game2048 simulate``: seeded strategy games, the data file, and the committed data's reproducibility."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from game2048.cli import app
+from game2048.pages import simulate as sim
+from game2048.record import replay
+from game2048.rules import can_move
+
+
+def test_a_strategy_game_is_a_pure_function_of_size_and_seed() -> None:
+    for strategy in ("random", "greedy", "corner-greedy", "corner-rush", "corner"):
+        assert sim.play(strategy, 4, 11) == sim.play(strategy, 4, 11)
+
+
+def test_a_finished_game_ends_on_a_board_with_no_move() -> None:
+    for strategy in ("random", "corner"):
+        _, score, max_tile, moves, over, board = sim.play(strategy, 3, 5)
+        final = sim.decode_board(board)
+        assert over == 1 and not can_move(final)
+        assert max_tile == max(v for row in final for v in row)
+        assert score > 0 and moves > 0
+
+
+def test_corner_strategies_use_up_only_when_nothing_else_moves() -> None:
+    from game2048.game import Game
+
+    game = Game(4, 3)
+    rng = __import__("random").Random(3)
+    while not game.over:
+        move = sim.STRATEGIES["corner"](game, rng)
+        if move == "up":
+            assert game.legal_moves() == ["up"]
+        game.move(move)
+
+
+def test_a_move_cap_stops_a_game_early_and_says_so() -> None:
+    row = sim.play("corner", 5, 1, max_moves=20)
+    assert row[3] == 20 and row[4] == 0
+
+
+def test_boards_round_trip_through_their_text_form() -> None:
+    board = [[0, 2, 4], [1024, 8, 0], [2, 0, 16]]
+    assert sim.decode_board(sim.encode_board(board)) == board
+    big = [[1 << 37] + [0] * 5] + [[0] * 6 for _ in range(5)]
+    assert sim.decode_board(sim.encode_board(big)) == big
+
+
+def test_merge_replaces_a_seed_and_keeps_rows_sorted() -> None:
+    data = sim.empty_data()
+    sim.merge(data, [("corner", 4, [2, 10, 8, 3, 1, "x"]), ("corner", 4, [0, 5, 4, 2, 1, "y"])], "first")
+    sim.merge(data, [("corner", 4, [2, 99, 8, 3, 1, "z"])], "second")
+    assert [r[0] for r in data["results"]["4"]["corner"]] == [0, 2]
+    assert data["results"]["4"]["corner"][1][1] == 99
+    assert [r["command"] for r in data["runs"]] == ["first", "second"]
+    assert [r["games"] for r in data["runs"]] == [2, 1]
+
+
+def test_processes_give_the_same_rows_as_one_process() -> None:
+    one = sorted(sim.run(["random", "corner"], [3], 4, jobs=1))
+    two = sorted(sim.run(["random", "corner"], [3], 4, jobs=2))
+    assert one == two
+
+
+def test_the_command_writes_a_valid_deterministic_file(tmp_path) -> None:
+    runner = CliRunner()
+    outputs = []
+    for name in ("a.json", "b.json"):
+        out = tmp_path / name
+        args = [
+            "simulate",
+            "--games",
+            "3",
+            "--sizes",
+            "3,4",
+            "--strategies",
+            "random,corner",
+            "--jobs",
+            "1",
+            "--first-seed",
+            "100",
+            "--out",
+            str(out),
+        ]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 0, result.output
+        data = json.loads(out.read_text(encoding="utf-8"))
+        assert data["format"] == sim.FORMAT
+        assert data["runs"][0]["command"].startswith("game2048 simulate --games 3 --sizes 3,4")
+        assert data["runs"][0]["games"] == 12
+        outputs.append(data["results"])
+    assert outputs[0] == outputs[1]
+    assert [r[0] for r in outputs[0]["4"]["corner"]] == [100, 101, 102]
+
+
+def test_the_command_merges_into_an_existing_file(tmp_path) -> None:
+    out = tmp_path / "d.json"
+    runner = CliRunner()
+    base = ["simulate", "--sizes", "3", "--strategies", "corner", "--jobs", "1", "--out", str(out)]
+    assert runner.invoke(app, [*base, "--games", "2"]).exit_code == 0
+    assert runner.invoke(app, [*base, "--games", "2", "--first-seed", "2"]).exit_code == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [r[0] for r in data["results"]["3"]["corner"]] == [0, 1, 2, 3]
+    assert len(data["runs"]) == 2
+
+
+@pytest.mark.parametrize("bad", [["--sizes", "7"], ["--strategies", "psychic"], ["--sizes", "four"]])
+def test_the_command_refuses_bad_options(tmp_path, bad) -> None:
+    result = CliRunner().invoke(app, ["simulate", "--games", "1", "--out", str(tmp_path / "x.json"), *bad])
+    assert result.exit_code != 0
+    assert not (tmp_path / "x.json").exists()
+
+
+def _committed() -> list[tuple[int, str, list]]:
+    data = sim.load()
+    return [
+        (int(size), strategy, rows)
+        for size, by_strategy in data["results"].items()
+        for strategy, rows in by_strategy.items()
+    ]
+
+
+def test_the_committed_data_covers_the_pages() -> None:
+    data = sim.load()
+    four = data["results"]["4"]
+    for strategy in ("random", "greedy", "corner-greedy", "corner-rush", "corner"):
+        assert len(four[strategy]) >= 1000, strategy
+    assert all(run["command"].startswith("game2048 simulate") for run in data["runs"])
+
+
+@pytest.mark.parametrize(("size", "strategy", "rows"), _committed(), ids=lambda v: str(v)[:20])
+def test_the_committed_data_is_what_the_command_produces(size: int, strategy: str, rows: list) -> None:
+    """A fresh run of the first games reproduces the committed rows exactly.
+
+    If this fails after a change to a strategy or to the solver, the data is
+    stale: run the commands listed in the file's ``runs`` again.
+    """
+    first = rows[:3] if size <= 4 else rows[:1]
+    for row in first:
+        max_moves = None if row[4] else row[3]
+        assert sim.play(strategy, size, row[0], max_moves=max_moves) == row
+
+
+def test_a_solver_game_replays_from_its_record() -> None:
+    pytest.importorskip("game2048.solver")
+    from game2048.solver import play_game
+
+    game = play_game(3, 4, "fast")
+    again = replay(3, 4, game.log)
+    assert (again.score, again.board) == (game.score, game.board)
