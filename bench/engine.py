@@ -32,12 +32,11 @@ def plain_replay(size: int, seed: int, log: str) -> tuple[list[list[int]], int]:
 
     spawn(0)
     spawn(1)
-    score, moves = 0, 0
-    for letter in log:
+    score = 0
+    for moves, letter in enumerate(log, start=1):
         moved, points = slide(board, DIRECTION_OF_LETTER[letter])
         board[:] = moved
         score += points
-        moves += 1
         spawn(moves + 1)
     return board, score
 

@@ -82,7 +82,9 @@ def test_slide_rejects_bad_direction_and_shape():
 
 
 tiles = st.sampled_from([0, 0, 0, 2, 2, 4, 8, 16, 32, 1024])
-boards = st.integers(3, 6).flatmap(lambda n: st.lists(st.lists(tiles, min_size=n, max_size=n), min_size=n, max_size=n))
+boards = st.integers(3, 6).flatmap(
+    lambda n: st.lists(st.lists(tiles, min_size=n, max_size=n), min_size=n, max_size=n)
+)
 
 
 @given(boards, st.sampled_from(DIRECTIONS))

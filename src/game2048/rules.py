@@ -115,7 +115,7 @@ def slide(board: Sequence[Sequence[int]], direction: Direction) -> tuple[list[li
     >>> slide([[2, 0, 0], [2, 0, 0], [4, 0, 0]], "up")
     ([[4, 0, 0], [4, 0, 0], [0, 0, 0]], 4)
     """
-    n = _check_board(board)
+    _check_board(board)
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {', '.join(DIRECTIONS)}, got {direction!r}")
     rows = [list(r) for r in board]

@@ -140,7 +140,9 @@ def main() -> None:
             try:
                 replay(case["size"], case["seed"], mutated)
             except RecordError as exc:
-                bad.append({"size": case["size"], "seed": case["seed"], "log": mutated, "position": exc.position})
+                bad.append(
+                    {"size": case["size"], "seed": case["seed"], "log": mutated, "position": exc.position}
+                )
     json.dump(
         {
             "about": "Shared test vectors for the Python and JavaScript engines; see docs/spawns.md.",

@@ -1,0 +1,114 @@
+"""Time per move of each solver preset on each board size, and what numba buys.
+
+    python bench/solver_speed.py                # presets x sizes, numba
+    python bench/solver_speed.py --python       # also the same search as plain Python
+    python bench/solver_speed.py --compile      # also numba's compile time (fresh cache)
+
+Positions come from seeded games played by the ``fast`` preset, so every run
+measures the same boards. Prints figures; never fails on timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+from game2048 import Game
+from game2048.solver import PRESETS, analyse
+from game2048.solver.search import _exponents, _workspace, search_values, setting_for
+
+#: Moves into a game at which positions are sampled, per size.
+SAMPLE_AT = {3: (20, 60, 120), 4: (50, 300, 800, 1500), 5: (100, 600, 1500), 6: (100, 800, 2000)}
+
+
+def positions(size: int, games: int = 2) -> list[list[list[int]]]:
+    """Boards met by the fast preset in seeded games (seeds 0 .. games-1)."""
+    out = []
+    for seed in range(games):
+        game = Game(size, seed)
+        for stop in SAMPLE_AT[size]:
+            while game.moves < stop and not game.over:
+                move, _ = analyse(game.board, preset="fast")
+                game.move(move)  # type: ignore[arg-type]
+            if not game.over:
+                out.append(game.board)
+    return out
+
+
+def time_presets(sizes: tuple[int, ...]) -> None:
+    print(f"{'size':>4} {'preset':>7} {'positions':>9} {'mean ms':>8} {'max ms':>8} {'nodes/s':>10}")
+    for size in sizes:
+        boards = positions(size)
+        for preset in PRESETS:
+            times, nodes = [], 0
+            for board in boards:
+                start = time.perf_counter()
+                analyse(board, preset=preset)
+                times.append(time.perf_counter() - start)
+                nodes += int(_workspace().state[0])
+            rate = nodes / sum(times) if sum(times) else 0.0
+            print(
+                f"{size:>4} {preset:>7} {len(boards):>9} {1000 * statistics.fmean(times):8.2f} "
+                f"{1000 * max(times):8.2f} {rate:10.0f}"
+            )
+
+
+def nodes_per_second(size: int, depth: int) -> tuple[float, int]:
+    """Chance nodes a second at a fixed depth over the sample positions."""
+    setting = setting_for(size, "strong")
+    total_nodes, total_time = 0, 0.0
+    for board in positions(size, games=1):
+        start = time.perf_counter()
+        search_values(_exponents(board), setting, depth=depth, nodes=10**12)
+        total_time += time.perf_counter() - start
+        total_nodes += int(_workspace().state[0])
+    return total_nodes / total_time, total_nodes
+
+
+def in_subprocess(code: str, env: dict[str, str]) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True, check=True
+    )
+    return done.stdout.strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="3,4,5,6")
+    parser.add_argument("--python", action="store_true", help="compare with the search run as plain Python")
+    parser.add_argument("--compile", action="store_true", help="measure numba's compile time")
+    args = parser.parse_args()
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    time_presets(sizes)
+    probe = (
+        "import time, sys; sys.path.insert(0, 'bench'); from solver_speed import nodes_per_second;"
+        "rate, nodes = nodes_per_second({size}, {depth}); print(f'{{rate:.0f}} {{nodes}}')"
+    )
+    if args.python:
+        print("\nsame search, same positions, chance nodes per second (depth 2):")
+        for size in (4, 6):
+            compiled = nodes_per_second(size, 2)[0]
+            out = in_subprocess(probe.format(size=size, depth=2), {"NUMBA_DISABLE_JIT": "1"})
+            plain = float(out.split()[0])
+            ratio = compiled / plain
+            print(f"  {size}x{size}: numba {compiled:10.0f}   plain Python {plain:8.0f}   x{ratio:.0f}")
+    if args.compile:
+        with tempfile.TemporaryDirectory() as cache:
+            code = (
+                "import time; t = time.perf_counter(); from game2048.solver import analyse;"
+                "analyse([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]);"
+                "a = time.perf_counter(); analyse([[2, 2, 0, 0, 0]] + [[0] * 5] * 4);"
+                "print(f'{a - t:.2f} {time.perf_counter() - a:.2f}')"
+            )
+            for label in ("empty cache (compiles)", "warm cache (loads)"):
+                bits, cells = in_subprocess(code, {"NUMBA_CACHE_DIR": cache}).split()
+                print(f"first hint in a new process, {label}: bitboard path {bits} s, cell path {cells} s")
+
+
+if __name__ == "__main__":
+    main()
