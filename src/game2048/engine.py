@@ -19,7 +19,6 @@ from typing import Any
 
 from .rules import check_size, slide_exponents
 
-
 #: Entries one memo may hold before it starts afresh. 4x4 boards have fewer
 #: distinct rows than this; 5x5 and 6x6 have far more, and a long-lived server
 #: must not grow without bound.

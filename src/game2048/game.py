@@ -54,8 +54,19 @@ class Game:
     """
 
     __slots__ = (
-        "size", "seed", "score", "undos_left", "won", "helped",
-        "_t", "_key", "_board", "_history", "_log", "_target_exp", "_over",
+        "_board",
+        "_history",
+        "_key",
+        "_log",
+        "_over",
+        "_t",
+        "_target_exp",
+        "helped",
+        "score",
+        "seed",
+        "size",
+        "undos_left",
+        "won",
     )
 
     def __init__(self, size: int = DEFAULT_SIZE, seed: int | None = None) -> None:
