@@ -53,22 +53,25 @@ def bar_chart(
     """
     import pygal
 
+    columns = min(len(series), 2) or 1
+    legend_rows = -(-len(series) // columns)
     chart = pygal.Bar(
         style=_style(),
         js=[],
         disable_xml_declaration=True,
         width=760,
-        height=380,
+        height=380 + 30 * legend_rows,
         title=title,
         x_title=x_title or None,
         y_title=y_title or None,
         legend_at_bottom=True,
-        legend_at_bottom_columns=min(len(series), 3) or 1,
+        legend_at_bottom_columns=columns,
         show_y_guides=True,
         truncate_legend=-1,
         value_formatter=(lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:,.0f}"),
         range=(0, 1) if percent else None,
         margin=12,
+        margin_bottom=12 + 12 * legend_rows,
     )
     chart.x_labels = list(x_labels)
     for name, values in series:
