@@ -1,17 +1,22 @@
 """Load the server: leaderboard reads/s and verified finishes/s, with p50/p99 latency.
 
-Starts ``game2048 serve`` on a loopback port and a fresh SQLite file (or uses
-``--url`` / ``--db``), prepares games of 1,000 moves, then measures two phases
-with a fixed number of requests each. Prints figures; never fails on timing.
+Starts ``game2048 serve`` on a loopback port with a fresh SQLite file (or
+``--db URL``, or uses ``--url`` of a running server), prepares games of
+exactly 1,000 moves, then runs two phases of a fixed number of requests over
+keep-alive connections. Besides wall-clock rates it reports the server's own
+CPU time per request, which says what a core can do even on a busy machine.
+Prints figures; never fails on timing.
 
-    .venv/bin/python bench/load.py                      # defaults: 3000 reads, 300 finishes
-    .venv/bin/python bench/load.py --workers 2 --db postgresql://user@127.0.0.1/game2048
+    .venv/bin/python bench/load.py                  # 3000 reads, 300 finishes, 1 worker
+    .venv/bin/python bench/load.py --workers 2
+    .venv/bin/python bench/load.py --workers 2 --db postgresql://user@127.0.0.1:5432/game2048
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -21,13 +26,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-
-import httpx
+from urllib.parse import urlsplit
 
 from game2048 import Game
 
 MOVES = 1000
 PREFERENCE = ("left", "down", "right", "up")
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -42,22 +47,75 @@ def start_server(db: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
     cmd = [sys.executable, "-c", "from game2048.cli import app; app()", "serve", "--host", "127.0.0.1",
            "--port", str(port), "--db", db, "--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise SystemExit(f"server exited: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
         try:
-            if httpx.get(f"{url}/api/leaderboard", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
+            status, _ = asyncio.run(_once("127.0.0.1", port, "GET", "/api/leaderboard"))
+            if status == 200:
+                return proc, f"http://127.0.0.1:{port}"
+        except OSError:
             time.sleep(0.2)
     proc.kill()
     raise SystemExit("server did not start within 60 s")
 
 
+def server_cpu_seconds(pid: int) -> float:
+    """User + system CPU of ``pid`` and its children (the uvicorn workers)."""
+    total = 0.0
+    pids = [pid]
+    while pids:
+        p = pids.pop()
+        try:
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / TICKS
+            for task in Path(f"/proc/{p}/task").iterdir():
+                pids.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection: a client light enough not to be the bottleneck."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, host: str) -> None:
+        self.reader, self.writer, self.host = reader, writer, host
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> Connection:
+        reader, writer = await asyncio.open_connection(host, port)
+        return cls(reader, writer, host)
+
+    async def request(self, method: str, path: str, body: object = None) -> tuple[int, bytes]:
+        payload = b"" if body is None else json.dumps(body).encode()
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Length: {len(payload)}\r\n"
+        if body is not None:
+            head += "Content-Type: application/json\r\n"
+        self.writer.write(head.encode() + b"\r\n" + payload)
+        status_line = await self.reader.readline()
+        length = 0
+        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+            name, _, value = line.decode().partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        return int(status_line.split()[1]), await self.reader.readexactly(length)
+
+    def close(self) -> None:
+        self.writer.close()
+
+
+async def _once(host: str, port: int, method: str, path: str, body: object = None) -> tuple[int, bytes]:
+    conn = await Connection.open(host, port)
+    try:
+        return await conn.request(method, path, body)
+    finally:
+        conn.close()
+
+
 def long_game(size: int, seed: int) -> Game:
-    """A game of exactly MOVES moves, by a simple fixed-preference player (6x6 boards last long enough)."""
+    """The game a simple fixed-preference player makes in MOVES moves (or fewer, if it ends)."""
     game = Game(size, seed)
     while game.moves < MOVES and not game.over:
         legal = game.legal_moves()
@@ -65,63 +123,64 @@ def long_game(size: int, seed: int) -> Game:
     return game
 
 
-def percentiles(latencies: list[float]) -> tuple[float, float]:
-    q = statistics.quantiles(latencies, n=100, method="inclusive")
-    return q[49] * 1000, q[98] * 1000
-
-
-async def run_phase(name: str, count: int, concurrency: int, make_request) -> None:  # type: ignore[no-untyped-def]
+async def run_phase(name: str, url: str, pid: int | None, count: int, concurrency: int,
+                    make_request) -> None:  # type: ignore[no-untyped-def]
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+    conns = [await Connection.open(host, port) for _ in range(concurrency)]
     latencies: list[float] = []
     failures = 0
-    queue: asyncio.Queue[int] = asyncio.Queue()
-    for i in range(count):
-        queue.put_nowait(i)
+    todo = iter(range(count))
 
-    async def worker() -> None:
+    async def worker(conn: Connection) -> None:
         nonlocal failures
-        while not queue.empty():
-            i = queue.get_nowait()
+        for i in todo:
             t0 = time.perf_counter()
-            ok = await make_request(i)
+            ok = await make_request(conn, i)
             latencies.append(time.perf_counter() - t0)
             failures += not ok
 
+    cpu0 = server_cpu_seconds(pid) if pid else None
     started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    await asyncio.gather(*(worker(c) for c in conns))
     elapsed = time.perf_counter() - started
-    p50, p99 = percentiles(latencies)
-    print(f"{name:<22} {count:>6} requests in {elapsed:6.2f} s  {count / elapsed:8.1f}/s  "
-          f"p50 {p50:6.1f} ms  p99 {p99:6.1f} ms  failures {failures}")
+    cpu = server_cpu_seconds(pid) - cpu0 if pid and cpu0 is not None else None
+    for c in conns:
+        c.close()
+    q = statistics.quantiles(latencies, n=100, method="inclusive")
+    line = (f"{name:<18} {count:>6} in {elapsed:6.2f} s  {count / elapsed:8.1f}/s  "
+            f"p50 {q[49] * 1000:6.1f} ms  p99 {q[98] * 1000:6.1f} ms  failures {failures}")
+    if cpu:
+        line += f"  server CPU {cpu / count * 1000:.2f} ms/request (~{count / cpu:.0f}/s per busy core)"
+    print(line, flush=True)
 
 
-async def main_async(args: argparse.Namespace, url: str) -> None:
-    limits = httpx.Limits(max_connections=args.concurrency, max_keepalive_connections=args.concurrency)
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
-        print(f"preparing {args.finishes} games of {MOVES} moves ...", flush=True)
-        issued = []
-        for _ in range(args.finishes):
-            r = await http.post("/api/games", json={"size": args.size})
-            issued.append(r.json())
-        games = []
-        for i in issued:
-            g = long_game(args.size, i["seed"])
-            games.append((i, g))
-        short = sum(g.moves < MOVES for _, g in games)
-        if short:
-            print(f"  note: {short} games ended before {MOVES} moves")
+async def main_async(args: argparse.Namespace, url: str, pid: int | None) -> None:
+    parts = urlsplit(url)
+    conn = await Connection.open(parts.hostname or "127.0.0.1", parts.port or 80)
+    print(f"preparing {args.finishes} games of exactly {MOVES} moves on {args.size}x{args.size} ...",
+          flush=True)
+    games: list[tuple[dict, Game]] = []
+    while len(games) < args.finishes:
+        _, body = await conn.request("POST", "/api/games", {"size": args.size})
+        issued = json.loads(body)
+        game = long_game(args.size, issued["seed"])
+        if game.moves == MOVES:  # the few that end sooner are left unfinished
+            games.append((issued, game))
+    conn.close()
 
-        async def finish(i: int) -> bool:
-            issued_game, g = games[i]
-            body = {"token": issued_game["token"], "log": g.log, "score": g.score, "name": f"bench{i % 97}"}
-            r = await http.post(f"/api/games/{issued_game['id']}/finish", json=body)
-            return r.status_code == 200 and r.json()["verified"]
+    async def finish(c: Connection, i: int) -> bool:
+        issued, g = games[i]
+        body = {"token": issued["token"], "log": g.log, "score": g.score, "name": f"bench {i % 97}"}
+        status, answer = await c.request("POST", f"/api/games/{issued['id']}/finish", body)
+        return status == 200 and json.loads(answer)["verified"]
 
-        async def read(i: int) -> bool:
-            r = await http.get("/api/leaderboard", params={"size": args.size, "limit": 20})
-            return r.status_code == 200
+    async def read(c: Connection, i: int) -> bool:
+        status, _ = await c.request("GET", f"/api/leaderboard?size={args.size}&limit=20")
+        return status == 200
 
-        await run_phase("verified finishes", args.finishes, args.concurrency, finish)
-        await run_phase("leaderboard reads", args.reads, args.concurrency, read)
+    await run_phase("verified finishes", url, pid, args.finishes, args.concurrency, finish)
+    await run_phase("leaderboard reads", url, pid, args.reads, args.concurrency, read)
 
 
 def main() -> None:
@@ -142,9 +201,10 @@ def main() -> None:
         if url is None:
             db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
             proc, url = start_server(db, args.workers)
-            print(f"server: {args.workers} worker(s), {db.split('://')[0]}", flush=True)
+            print(f"server: {args.workers} worker(s) on {db.split('://')[0]}; {os.cpu_count()} CPUs, "
+                  f"load average {os.getloadavg()[0]:.1f}", flush=True)
         try:
-            asyncio.run(main_async(args, url))
+            asyncio.run(main_async(args, url, proc.pid if proc else None))
         finally:
             if proc is not None:
                 proc.send_signal(signal.SIGTERM)

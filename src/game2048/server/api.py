@@ -10,7 +10,8 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
@@ -147,13 +148,14 @@ def finish_game(game_id: GameId, body: FinishIn, request: Request, db: Db) -> Fi
         db, request.app.state.secret, game_id, token=body.token, log=body.log, score=body.score,
         name=body.name, helped=body.helped, max_log=request.app.state.settings.max_log,
     )
+    request.app.state.answers.clear()  # this worker's leaderboards now include the new score
     return FinishOut(verified=done.verified, ranked=done.ranked, score=done.score,
                      max_tile=done.max_tile, rank=done.rank)
 
 
 @router.get("/leaderboard", response_model=LeaderboardOut, responses=ERRORS)
-def leaderboard(
-    db: Db,
+async def leaderboard(
+    request: Request,
     size: Annotated[int, Query(ge=3, le=6)] = 4,
     mode: Mode = "classic",
     day: Annotated[
@@ -161,11 +163,25 @@ def leaderboard(
     ] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> LeaderboardOut:
-    """The best ranked games of one board: all-time (classic) or one day's daily game."""
+    """The best ranked games of one board: all-time (classic) or one day's daily game.
+
+    Answers may be up to a second old when several workers serve the site.
+    """
     day = (day or games.utc_today()) if mode == "daily" else None
-    entries = games.leaderboard(db, size, mode, day, limit)
-    return LeaderboardOut(size=size, mode=mode, date=day,
-                          entries=[EntryOut(**vars(e)) for e in entries])
+    cache = request.app.state.answers
+    key = ("leaderboard", size, mode, day, limit)
+    body = cache.get(key)
+    if body is None:
+        body = await run_in_threadpool(_leaderboard_json, request.app.state.sessions, size, mode, day, limit)
+        cache.put(key, body)
+    return Response(body, media_type="application/json")
+
+
+def _leaderboard_json(sessions, size: int, mode: Mode, day: dt.date | None, limit: int) -> bytes:  # type: ignore[no-untyped-def]
+    with sessions() as db:
+        entries = games.leaderboard(db, size, mode, day, limit)
+    answer = LeaderboardOut(size=size, mode=mode, date=day, entries=[EntryOut(**vars(e)) for e in entries])
+    return answer.model_dump_json().encode()
 
 
 @router.get("/games/{game_id}", response_model=RecordOut, responses=ERRORS)

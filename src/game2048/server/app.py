@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException
 
 from . import api, views
 from .bodylimit import BodyLimit
+from .cache import AnswerCache
 from .config import Settings
 from .db import load_secret, make_engine, migrate
 from .games import ClientError
@@ -52,6 +53,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.engine = engine
     app.state.sessions = sessions
     app.state.secret = load_secret(sessions, settings.secret)
+    app.state.answers = AnswerCache(settings.answer_ttl)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),

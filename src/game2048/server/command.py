@@ -29,6 +29,15 @@ def serve(
 
     settings = Settings.from_env(db)
     if workers > 1:
+        from sqlalchemy.orm import sessionmaker
+
+        from .db import load_secret, make_engine, migrate
+
+        # migrate and make the secret once here, so the workers find both ready
+        engine = make_engine(settings.database_url)
+        migrate(engine)
+        load_secret(sessionmaker(engine), settings.secret)
+        engine.dispose()
         # each worker builds its own app from the environment
         os.environ["DATABASE_URL"] = settings.database_url
         uvicorn.run(

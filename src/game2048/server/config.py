@@ -56,6 +56,8 @@ class Settings:
     hint_rate_limit: str = DEFAULT_HINT_RATE_LIMIT
     max_body: int = MAX_BODY
     max_log: int = MAX_LOG
+    #: Seconds a leaderboard answer may be reused by one worker (0: never).
+    answer_ttl: float = 1.0
     #: Seconds the solver may think for one hint.
     hint_time: float = 0.2
 
@@ -65,8 +67,8 @@ class Settings:
 
         DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL.
         """
-        off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
         env = dict(os.environ) if env is None else env
+        off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
         url = database_url or env.get("DATABASE_URL") or default_database_url()
         return cls(
             database_url=normalise_database_url(url),
