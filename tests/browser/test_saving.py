@@ -54,10 +54,11 @@ def test_each_size_keeps_its_own_game_and_best(game):
     json.dumps([1, 2, 3]),
 ], ids=["not-json", "bad-log", "foreign", "old-format", "bad-seed", "wrong-type"])
 def test_corrupt_saved_game_is_discarded_and_a_new_game_starts(game, saved):
-    game.page.goto(game.base_url + "/static/index.html?blank")
+    game.open()
     game.page.evaluate("([k, v]) => { localStorage.setItem(k, v); localStorage.setItem('game2048:best', '\"x\"') }",
                        [KEY, saved])
-    game.open()
+    game.page.reload()
+    game.page.wait_for_function("window.game2048 !== undefined")
     state = game.state()
     assert state["log"] == "" and state["size"] == 4
     assert sum(v > 0 for row in state["board"] for v in row) == 2

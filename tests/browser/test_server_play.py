@@ -112,9 +112,10 @@ def test_the_daily_game_has_the_same_seed_for_everyone(game, browser):
 
 
 def test_the_nickname_is_asked_once_and_can_be_changed(game):
-    game.page.goto(game.base_url + "/static/index.html?blank")
-    game.page.evaluate("localStorage.setItem('game2048:name', '\"\"')")
     game.open()
+    game.page.evaluate("localStorage.setItem('game2048:name', '\"\"')")
+    game.page.reload()
+    game.page.wait_for_function("window.game2048 !== undefined")
     _server_game(game)
     _play_some(game, 4)
     game.page.locator("#new-game").click()

@@ -127,7 +127,9 @@ export class GameController {
 
   #loadOrStart(size) {
     const session = restore(this.store.get(`game:${size}`), size);
-    if (!session) {
+    // an offline game not yet begun is worth a new try at a server seed
+    const unstarted = session && !session.id && !session.game.startBoard && session.game.log === '';
+    if (!session || unstarted) {
       this.store.remove(`game:${size}`);
       this.#startNew('classic');
       return;
