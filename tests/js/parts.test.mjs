@@ -1,0 +1,141 @@
+// The browser game's parts that need no DOM: swipes, tile faces, saved games,
+// storage, the submission queue and the language packs.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Game } from '../../src/game2048/web/static/js/engine.js';
+import { LANGUAGES, Translator, pickLanguage } from '../../src/game2048/web/static/js/i18n.js';
+import { KEYMAP, swipeDirection } from '../../src/game2048/web/static/js/input.js';
+import { newSession, restore, restoreBest, serialise } from '../../src/game2048/web/static/js/saved_game.js';
+import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
+import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
+import { ApiError } from '../../src/game2048/web/static/js/api.js';
+import { tileFace } from '../../src/game2048/web/static/js/tile_face.js';
+
+class MemoryBackend {
+  constructor() { this.items = new Map(); }
+  getItem(k) { return this.items.has(k) ? this.items.get(k) : null; }
+  setItem(k, v) { this.items.set(k, String(v)); }
+  removeItem(k) { this.items.delete(k); }
+}
+
+test('every key family maps to the four directions', () => {
+  for (const keys of [['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'], ['w', 's', 'a', 'd'], ['k', 'j', 'h', 'l']]) {
+    assert.deepEqual(keys.map((k) => KEYMAP[k]), ['up', 'down', 'left', 'right']);
+  }
+});
+
+test('a swipe goes the way it travelled most, and a short one is no swipe', () => {
+  assert.equal(swipeDirection(100, 20), 'right');
+  assert.equal(swipeDirection(-100, 99), 'left');
+  assert.equal(swipeDirection(10, -80), 'up');
+  assert.equal(swipeDirection(0, 80), 'down');
+  assert.equal(swipeDirection(5, 5), null);
+});
+
+test('long tile numbers shrink and break over two lines', () => {
+  assert.deepEqual(tileFace(2), { text: '2', scale: 0.5, exp: 1 });
+  assert.equal(tileFace(131072).text, '131072');
+  assert.equal(tileFace(2 ** 37).text, '137438\n953472');
+  assert.ok(tileFace(131072).scale < tileFace(2048).scale);
+  assert.equal(tileFace(2 ** 37).exp, 37);
+});
+
+test('a saved game comes back as the same game', () => {
+  const game = new Game(5, 31337);
+  for (const d of ['left', 'up', 'right', 'down', 'left']) game.move(d);
+  game.undo();
+  const session = newSession(game, { id: 'g1', token: 'tok' });
+  session.keepPlaying = true;
+  const back = restore(JSON.parse(JSON.stringify(serialise(session))), 5);
+  assert.deepEqual([back.game.board, back.game.score, back.game.log, back.game.undosLeft], [game.board, game.score, game.log, 2]);
+  assert.deepEqual([back.id, back.token, back.keepPlaying], ['g1', 'tok', true]);
+});
+
+test('saved data that is broken, foreign, old or tampered is refused', () => {
+  const good = serialise(newSession(new Game(4, 1)));
+  const bad = [
+    null, 'text', [], { ...good, v: 0 }, { ...good, size: 5 }, { ...good, log: 'LQ' }, { ...good, seed: -3 },
+    { ...good, seed: 2 ** 53 }, { ...good, score: 10 }, { ...good, id: 'x' }, { ...good, helped: 'no' },
+    { ...good, mode: 'blitz' }, { ...good, start: [[2]] }, { grid: { size: 4 }, score: 0 },
+  ];
+  assert.notEqual(restore(good, 4), null);
+  for (const data of bad) assert.equal(restore(data, 4), null, JSON.stringify(data));
+});
+
+test('best scores keep only sane numbers', () => {
+  assert.deepEqual(restoreBest({ 3: 100, 4: -1, 5: 'x', 6: 1.5, 7: 99 }), { 3: 100 });
+  assert.deepEqual(restoreBest('junk'), {});
+});
+
+test('storage reads unreadable values as absent and falls back to memory', () => {
+  const backend = new MemoryBackend();
+  const store = new SafeStorage(backend);
+  backend.setItem('game2048:x', '{oops');
+  assert.equal(store.get('x'), undefined);
+  store.set('y', { a: 1 });
+  assert.deepEqual(store.get('y'), { a: 1 });
+  const refusing = { getItem() { throw new Error('no'); }, setItem() { throw new Error('full'); }, removeItem() {} };
+  const fallback = new SafeStorage(refusing);
+  assert.equal(fallback.set('z', 5), false);
+  assert.equal(fallback.get('z'), 5);
+});
+
+test('a failed submission stays queued until the server takes it', async () => {
+  const store = new SafeStorage(new MemoryBackend());
+  const timers = [];
+  let up = false;
+  const sent = [];
+  const api = {
+    async finish(id, body) {
+      if (!up) throw new ApiError(0, 'offline');
+      sent.push([id, body]);
+      return { verified: true, ranked: true, score: body.score, rank: 1 };
+    },
+  };
+  const done = [];
+  const queue = new SubmissionQueue(store, api, {
+    name: () => 'Ada', done: (e, a) => done.push(a), setTimer: (fn) => timers.push(fn),
+  });
+  await queue.add({ id: 'g7', token: 't', log: 'LR', score: 4, helped: false });
+  assert.equal(queue.entries.length, 1);
+  assert.equal(timers.length, 1);
+  up = true;
+  timers.shift()();
+  await queue.flush();
+  assert.equal(queue.entries.length, 0);
+  assert.deepEqual(sent, [['g7', { token: 't', log: 'LR', score: 4, name: 'Ada', helped: false }]]);
+  assert.equal(done[0].rank, 1);
+});
+
+test('a submission waits for the nickname, and a refused one is dropped', async () => {
+  const store = new SafeStorage(new MemoryBackend());
+  let name = null;
+  const api = { async finish() { throw new ApiError(409, 'this game is already finished'); } };
+  const done = [];
+  const queue = new SubmissionQueue(store, api, { name: () => name, done: (e, a) => done.push(a), setTimer: () => {} });
+  await queue.add({ id: 'g1', token: 't', log: 'L', score: 0, helped: false });
+  assert.equal(queue.entries.length, 1);
+  name = 'Bo';
+  await queue.flush();
+  assert.equal(queue.entries.length, 0);
+  assert.equal(done[0].status, 409);
+});
+
+test('every language has every string, and Hebrew is right to left', () => {
+  const keys = Object.keys(LANGUAGES.en.strings).sort();
+  for (const [code, pack] of Object.entries(LANGUAGES)) {
+    assert.deepEqual(Object.keys(pack.strings).sort(), keys, code);
+    for (const k of keys) assert.ok(pack.strings[k].trim(), `${code}.${k}`);
+  }
+  assert.equal(LANGUAGES.he.dir, 'rtl');
+  assert.deepEqual(['en', 'ru', 'th'].map((c) => LANGUAGES[c].dir), ['ltr', 'ltr', 'ltr']);
+});
+
+test('the language comes from the first supported candidate', () => {
+  assert.equal(pickLanguage([null, 'he-IL', 'en']), 'he');
+  assert.equal(pickLanguage(['fr', 'ru-RU']), 'ru');
+  assert.equal(pickLanguage(['fr']), 'en');
+  const t = new Translator('ru');
+  assert.equal(t.t('undosLeft', { n: 2 }), 'осталось 2');
+});
