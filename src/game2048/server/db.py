@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Iterator
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, select, text
@@ -38,6 +40,16 @@ def make_engine(url: str) -> Engine:
         cur.close()
 
     return engine
+
+
+#: SQLite lets one writer in at a time and makes the others sleep and retry; queueing this
+#: process's writers on a lock instead wakes each one the moment the previous commit is done.
+_SQLITE_WRITER = threading.Lock()
+
+
+def one_writer(session: Session) -> AbstractContextManager[object]:
+    """Hold around a write transaction: a process-wide lock on SQLite, nothing on PostgreSQL."""
+    return _SQLITE_WRITER if session.get_bind().dialect.name == "sqlite" else nullcontext()
 
 
 def migrate(engine: Engine) -> None:

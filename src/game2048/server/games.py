@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from ..record import RecordError, replay
 from ..rules import SIZES
+from .db import one_writer
 from .models import GameRow
 from .seeds import check_token, classic_seed, daily_seed, game_token, new_game_id
 
@@ -114,9 +115,10 @@ def start_game(session: Session, secret: str, size: int, mode: Mode, today: date
     day = (today or utc_today()) if mode == "daily" else None
     seed = daily_seed(secret, day, size) if day else classic_seed()
     game_id = new_game_id()
-    session.add(GameRow(id=game_id, size=size, mode=mode, day=day, seed=seed,
-                        created_at=datetime.now(UTC), ranked=False))
-    session.commit()
+    with one_writer(session):
+        session.add(GameRow(id=game_id, size=size, mode=mode, day=day, seed=seed,
+                            created_at=datetime.now(UTC), ranked=False))
+        session.commit()
     return Issued(game_id, seed, size, mode, game_token(secret, game_id), day)
 
 
@@ -148,17 +150,18 @@ def finish_game(
     if game.score != score:
         raise ClientError(422, f"the claimed score {score} does not match the replay's score {game.score}")
     ranked = game.ranked and not helped
-    finished_at = datetime.now(UTC)
-    done = session.execute(
-        update(GameRow)
-        .where(GameRow.id == game_id, GameRow.finished_at.is_(None))
-        .values(finished_at=finished_at, name=name, log=log, score=game.score,
-                max_tile=game.max_tile, moves=game.moves, ranked=ranked)
-    )
-    if done.rowcount != 1:  # type: ignore[attr-defined]
-        session.rollback()
-        raise ClientError(409, "this game was already finished; start a new one")
-    session.commit()
+    with one_writer(session):
+        finished_at = datetime.now(UTC)
+        done = session.execute(
+            update(GameRow)
+            .where(GameRow.id == game_id, GameRow.finished_at.is_(None))
+            .values(finished_at=finished_at, name=name, log=log, score=game.score,
+                    max_tile=game.max_tile, moves=game.moves, ranked=ranked)
+        )
+        if done.rowcount != 1:  # type: ignore[attr-defined]
+            session.rollback()
+            raise ClientError(409, "this game was already finished; start a new one")
+        session.commit()
     rank = None
     if ranked:
         rank = _rank_of(session, row.size, row.mode, row.day, game.score, finished_at, game_id)
