@@ -41,9 +41,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(db: str, workers: int) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db: str, workers: int, cache: bool) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     env = {**os.environ, "GAME2048_RATE_LIMIT": "0"}
+    if not cache:
+        env["GAME2048_LEADERBOARD_TTL"] = "0"
     cmd = [sys.executable, "-c", "from game2048.cli import app; app()", "serve", "--host", "127.0.0.1",
            "--port", str(port), "--db", db, "--workers", str(workers)]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -194,14 +196,17 @@ def main() -> None:
     parser.add_argument("--finishes", type=int, default=300)
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--size", type=int, default=6, help="board size of the bench games")
+    parser.add_argument("--uncached", action="store_true",
+                        help="turn off the started server's one-second leaderboard cache")
     args = parser.parse_args()
     proc = None
     with tempfile.TemporaryDirectory() as tmp:
         url = args.url
         if url is None:
             db = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
-            proc, url = start_server(db, args.workers)
-            print(f"server: {args.workers} worker(s) on {db.split('://')[0]}; {os.cpu_count()} CPUs, "
+            proc, url = start_server(db, args.workers, not args.uncached)
+            print(f"server: {args.workers} worker(s) on {db.split('://')[0]}"
+                  f"{', no leaderboard cache' if args.uncached else ''}; {os.cpu_count()} CPUs, "
                   f"load average {os.getloadavg()[0]:.1f}", flush=True)
         try:
             asyncio.run(main_async(args, url, proc.pid if proc else None))

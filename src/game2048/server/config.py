@@ -65,7 +65,8 @@ class Settings:
     def from_env(cls, database_url: str | None = None, env: dict[str, str] | None = None) -> Settings:
         """Settings from ``--db`` (if given) and the environment.
 
-        DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL.
+        DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
+        GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never).
         """
         env = dict(os.environ) if env is None else env
         off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
@@ -76,4 +77,12 @@ class Settings:
             rate_limit=env.get("GAME2048_RATE_LIMIT", DEFAULT_RATE_LIMIT).strip() or DEFAULT_RATE_LIMIT,
             redis_url=env.get("REDIS_URL") or None,
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
+            answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
         )
+
+
+def _seconds(text: str | None, default: float) -> float:
+    try:
+        return max(0.0, float(text)) if text else default
+    except ValueError:
+        raise SystemExit(f"expected a number of seconds, got {text!r}") from None
