@@ -153,3 +153,10 @@ def test_a_solver_game_replays_from_its_record() -> None:
     game = play_game(3, 4, "fast")
     again = replay(3, 4, game.log)
     assert (again.score, again.board) == (game.score, game.board)
+
+
+def test_a_run_saved_in_parts_is_counted_once() -> None:
+    data = sim.empty_data()
+    run = sim.merge(data, [("corner", 3, [0, 1, 2, 3, 1, "x"])], "cmd")["runs"][-1]
+    sim.merge(data, [("corner", 3, [1, 1, 2, 3, 1, "y"])], "cmd", run)
+    assert data["runs"] == [{"command": "cmd", "games": 2, "finished": run["finished"]}]

@@ -6,6 +6,9 @@ from typing import Annotated
 
 import typer
 
+#: Seconds between saves of a long run.
+SAVE_EVERY = 60
+
 
 def simulate(
     games: Annotated[int, typer.Option(help="Games per strategy and board size.", min=1)] = 1000,
@@ -30,6 +33,7 @@ def simulate(
 
     Results are merged by seed into the existing file, so a large measurement can be made in parts.
     """
+    import time
     from pathlib import Path
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -64,14 +68,22 @@ def simulate(
         + (f" --max-moves {max_moves}" if max_moves else "")
     )
     total = games * len(names) * len(size_list)
-    rows = []
+    pending: list = []
+    run = None
+    saved_at = time.monotonic()
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     with Progress(*columns, transient=False) as progress:
         bar = progress.add_task("games", total=total)
         for strategy, size, row in sim.run(
             names, size_list, games, first_seed=first_seed, jobs=jobs, max_moves=max_moves or None
         ):
-            rows.append((strategy, size, row))
+            pending.append((strategy, size, row))
             progress.update(bar, advance=1, description=f"{strategy} {size}x{size}")
-    sim.save(sim.merge(data, rows, command), path)
+            if time.monotonic() - saved_at > SAVE_EVERY:
+                # a long run saves as it goes: stopping it keeps the games already played
+                run = sim.merge(data, pending, command, run)["runs"][-1]
+                sim.save(data, path)
+                pending, saved_at = [], time.monotonic()
+    sim.merge(data, pending, command, run)
+    sim.save(data, path)
     typer.echo(f"{total} games written to {path}")

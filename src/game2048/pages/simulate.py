@@ -240,11 +240,17 @@ def load(path: Path | str = DATA_FILE) -> dict[str, Any]:
     return data
 
 
-def merge(data: dict[str, Any], rows: Iterable[tuple[str, int, list[Any]]], command: str) -> dict[str, Any]:
+def merge(
+    data: dict[str, Any],
+    rows: Iterable[tuple[str, int, list[Any]]],
+    command: str,
+    run: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Add result rows to ``data``; a row replaces an earlier one for the same seed.
 
     Rows are kept sorted by seed under ``results[size][strategy]``, and the
-    command is appended to ``runs`` with the number of games it played.
+    command is appended to ``runs`` with the number of games it played; pass
+    the ``run`` entry of an earlier merge to count a run saved in parts once.
     """
     results = data.setdefault("results", {})
     played = 0
@@ -257,7 +263,11 @@ def merge(data: dict[str, Any], rows: Iterable[tuple[str, int, list[Any]]], comm
         for bucket in by_strategy.values():
             bucket.sort(key=lambda r: r[0])
     stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    data.setdefault("runs", []).append({"command": command, "games": played, "finished": stamp})
+    if run is None:
+        data.setdefault("runs", []).append({"command": command, "games": played, "finished": stamp})
+    else:
+        run["games"] += played
+        run["finished"] = stamp
     return data
 
 
@@ -286,4 +296,7 @@ def save(data: dict[str, Any], path: Path | str = DATA_FILE) -> None:
     lines += ["  }", "}", ""]
     text = "\n".join(lines)
     json.loads(text)  # never write a file the pages could not read
-    Path(path).write_text(text, encoding="utf-8")
+    path = Path(path)
+    partial = path.with_name(path.name + ".part")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)  # readers see the old file or the new one, never half of one
