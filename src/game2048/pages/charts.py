@@ -28,6 +28,7 @@ def _style():  # type: ignore[no-untyped-def]
         opacity="1",
         opacity_hover=".75",
         colors=tuple(f"var(--c{i})" for i in range(6)),
+        value_colors=("var(--fg)",) * 6,
         font_family="inherit",
         label_font_size=13,
         major_label_font_size=13,
@@ -54,7 +55,7 @@ def bar_chart(
     import pygal
 
     columns = min(len(series), 2) or 1
-    legend_rows = -(-len(series) // columns)
+    legend_rows = -(-len(series) // columns) if len(series) > 1 else 0
     chart = pygal.Bar(
         style=_style(),
         js=[],
@@ -65,6 +66,9 @@ def bar_chart(
         x_title=x_title or None,
         y_title=y_title or None,
         legend_at_bottom=True,
+        show_legend=len(series) > 1,
+        print_values=len(series) == 1,
+        print_values_position="top",
         legend_at_bottom_columns=columns,
         show_y_guides=True,
         truncate_legend=-1,
