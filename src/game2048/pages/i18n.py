@@ -68,7 +68,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "cells": "Cells",
         "runs": "The runs behind these figures",
         "score_share": "Share of games by final score",
-        "capped": "stopped by the move cap",
+        "capped": "Stopped by the move cap",
     },
     "he": {
         "site": "2048",
@@ -150,7 +150,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "cells": "Клеток",
         "runs": "Запуски, из которых взяты числа",
         "score_share": "Распределение итогового счёта",
-        "capped": "остановлены по лимиту ходов",
+        "capped": "Остановлено по лимиту ходов",
     },
     "th": {
         "site": "2048",
