@@ -57,7 +57,13 @@ export class Dialogs {
   #ask(dialog, focus) {
     return new Promise((resolve) => {
       dialog.returnValue = '';
-      dialog.addEventListener('close', () => resolve(dialog.returnValue), { once: true });
+      const closed = () => {
+        // a close event from an earlier showing may arrive after this one opened
+        if (dialog.open) return;
+        dialog.removeEventListener('close', closed);
+        resolve(dialog.returnValue);
+      };
+      dialog.addEventListener('close', closed);
       dialog.showModal();
       focus();
     });
