@@ -108,7 +108,8 @@ def main() -> None:
                 page = browser.new_page(viewport={"width": 480, "height": 900})
                 page.goto(url + "/")
                 page.wait_for_function("window.game2048 !== undefined")
-                print(f"{'size':>4} {'moves':>5}  {'script p50/p95/max ms':>22}  {'+layout p50/p95/max ms':>23}"
+                print(f"{'size':>4} {'moves':>5}  {'script p50/p95/max ms':>22}"
+                      f"  {'+layout p50/p95/max ms':>23}"
                       f"  {'frame p50/p95 ms':>16}")
                 for size in (3, 4, 5, 6):
                     r = page.evaluate(MEASURE, [size, args.moves])

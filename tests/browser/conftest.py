@@ -138,7 +138,9 @@ def game(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Ite
     """A fresh browser context (empty storage) with a nickname already chosen."""
     options = getattr(request, "param", {}) or {}
     context = browser.new_context(**{"viewport": {"width": 480, "height": 900}, **options})
-    context.add_init_script("localStorage.getItem('game2048:name') || localStorage.setItem('game2048:name', '\"tester\"')")
+    context.add_init_script(
+        "localStorage.getItem('game2048:name') || localStorage.setItem('game2048:name', '\"tester\"')"
+    )
     page = context.new_page()
     gp = GamePage(page, base_url)
     yield gp

@@ -33,7 +33,8 @@ def test_the_largest_tiles_fit_their_cells(game, size, value):
     game.load(_board_with(size, value))
     exp = min(value.bit_length() - 1, 18)
     inner = game.page.locator(f".tile[data-exp='{exp}'] .tile-inner")
-    fits = inner.evaluate("e => ({sw: e.scrollWidth, cw: e.clientWidth, sh: e.scrollHeight, ch: e.clientHeight,"
+    fits = inner.evaluate("e => ({sw: e.scrollWidth, cw: e.clientWidth,"
+                          " sh: e.scrollHeight, ch: e.clientHeight,"
                           " font: parseFloat(getComputedStyle(e).fontSize)})")
     assert fits["sw"] <= fits["cw"] and fits["sh"] <= fits["ch"], fits
     assert fits["font"] >= 9, fits

@@ -51,8 +51,10 @@ def _touch_swipe(page, x0, y0, x1, y1, steps=6):
     cdp.detach()
 
 
-@pytest.mark.parametrize("game", [{"viewport": {"width": 360, "height": 560}, "has_touch": True, "is_mobile": True}],
-                         indirect=True)
+PHONE = {"viewport": {"width": 360, "height": 560}, "has_touch": True, "is_mobile": True}
+
+
+@pytest.mark.parametrize("game", [PHONE], indirect=True)
 def test_swipes_move_and_do_not_scroll_the_page(game):
     game.open()
     page = game.page

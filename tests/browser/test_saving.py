@@ -55,8 +55,10 @@ def test_each_size_keeps_its_own_game_and_best(game):
 ], ids=["not-json", "bad-log", "foreign", "old-format", "bad-seed", "wrong-type"])
 def test_corrupt_saved_game_is_discarded_and_a_new_game_starts(game, saved):
     game.open()
-    game.page.evaluate("([k, v]) => { localStorage.setItem(k, v); localStorage.setItem('game2048:best', '\"x\"') }",
-                       [KEY, saved])
+    game.page.evaluate(
+        "([k, v]) => { localStorage.setItem(k, v); localStorage.setItem('game2048:best', '\"x\"') }",
+        [KEY, saved],
+    )
     game.page.reload()
     game.page.wait_for_function("window.game2048 !== undefined")
     state = game.state()
@@ -81,7 +83,9 @@ def test_a_tampered_score_is_discarded(game):
 
 def test_the_game_plays_when_storage_is_unavailable(game):
     game.page.add_init_script("""
-        Object.defineProperty(window, 'localStorage', { get() { throw new DOMException('denied', 'SecurityError'); } });
+        Object.defineProperty(window, 'localStorage', {
+            get() { throw new DOMException('denied', 'SecurityError'); },
+        });
     """)
     game.open()
     _play(game)

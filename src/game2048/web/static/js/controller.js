@@ -102,7 +102,10 @@ export class GameController {
     const game = Game.fromBoard(board, { score, seed: randomSeed() });
     this.#finish();
     this.#setSize(game.size);
-    this.#begin(newSession(game));
+    const session = newSession(game);
+    // a position that already holds the target has no win left to announce
+    session.keepPlaying = game.won;
+    this.#begin(session);
   }
 
   /** A hint or autoplay chose a move: the game can no longer be ranked. */

@@ -15,7 +15,7 @@ export class Overlays {
     this.win.hidden = kind !== 'win';
     this.over.hidden = kind !== 'over';
     if (kind === 'win') {
-      this.#text('win-title', 'winTitle', { target });
+      this.#text('win-title', 'winTitle', { target: String(target) });
       if (wasHidden.win) this.win.querySelector('button').focus();
     } else if (kind === 'over') {
       this.#text('over-text', 'overText', { score });
