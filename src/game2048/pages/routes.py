@@ -142,16 +142,27 @@ def _per_size(strategy: str) -> dict[int, dict[str, Any]]:
     return {n: results[n][strategy] for n in SIZES if strategy in results.get(n, {})}
 
 
-def _size_charts(per_size: dict[int, dict[str, Any]], lang: str) -> dict[int, Any]:
+def _size_charts(
+    solver: dict[int, dict[str, Any]], corner: dict[int, dict[str, Any]], lang: str
+) -> dict[int, dict[str, Any]]:
+    """One chart per size: the solver's games where there are some, else the corner method's."""
     t = strings(lang)
     charts = {}
-    for n, s in per_size.items():
+    for n in SIZES:
+        name, s = ("solver-fast", solver[n]) if n in solver else ("corner", corner.get(n))
+        if s is None:
+            continue
         tiles = [tile for tile in s["reach"] if tile >= 16]
-        charts[n] = bar_chart(
-            f"{n}×{n}: {t['share_reaching']}",
-            [str(tile) for tile in tiles],
-            [(f"{n}×{n}", [s["reach"][tile] for tile in tiles])],
-        )
+        who = strategy_name(lang, name)
+        charts[n] = {
+            "svg": bar_chart(
+                f"{n}×{n}, {who}: {t['share_reaching']}",
+                [str(tile) for tile in tiles],
+                [(who, [s["reach"][tile] for tile in tiles])],
+            ),
+            "strategy": name,
+            "summary": s,
+        }
     return charts
 
 
@@ -161,15 +172,13 @@ def boards_page(request: Request) -> HTMLResponse:
     lang = pick_language(request)
     solver = _per_size("solver-fast")
     corner = _per_size("corner")
-    shown = solver or corner
     return _page(
         request,
         "boards",
         sizes=_board_sizes(),
         solver=solver,
         corner=corner,
-        charts=_size_charts(shown, lang),
-        charted="solver-fast" if solver else "corner",
+        charts=_size_charts(solver, corner, lang),
         runs=figures()["runs"],
         total_games=sum(s["games"] for s in solver.values()) + sum(s["games"] for s in corner.values()),
     )

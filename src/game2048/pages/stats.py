@@ -73,6 +73,7 @@ def summarize(rows: list[list[Any]], size: int = 4) -> dict[str, Any]:
         "games": n,
         "seeds": (rows[0][0], rows[-1][0]) if rows else (0, 0),
         "finished": sum(r[4] for r in rows),
+        "capped_at": max((r[3] for r in rows if not r[4]), default=0),
         "mean_score": statistics.fmean(scores) if scores else 0.0,
         "median_score": _percentile(scores, 0.5),
         "p10_score": _percentile(scores, 0.1),
