@@ -179,6 +179,7 @@ def boards_page(request: Request) -> HTMLResponse:
         solver=solver,
         corner=corner,
         charts=_size_charts(solver, corner, lang),
+        best={n: solver.get(n) or corner[n] for n in SIZES if n in solver or n in corner},
         runs=figures()["runs"],
         total_games=sum(s["games"] for s in solver.values()) + sum(s["games"] for s in corner.values()),
     )
