@@ -124,3 +124,19 @@ def test_unknown_game_record_is_404(client):
 def test_too_long_game_id_is_refused(client):
     r = client.get("/api/games/" + "x" * 500)
     assert 400 <= r.status_code < 500 and "error" in r.json()
+
+
+@pytest.mark.parametrize("game_id", ["%00", "a%00b", "%F0%9F%98%80", "a.b", "a b", "%ED%A0%80"])
+def test_game_ids_that_cannot_exist_are_404(api, game_id):
+    assert api.client.get(f"/api/games/{game_id}").status_code == 404
+    r = api.client.post(f"/api/games/{game_id}/finish", json=_finish_body())
+    assert r.status_code == 404 and set(r.json()) == {"error"}
+    assert api.client.get(f"/games/{game_id}").status_code == 404
+
+
+def test_nul_in_fields_that_reach_the_database_is_refused(api):
+    issued = api.start()
+    for body in (_finish_body(token=issued["token"], name="a\x00"), _finish_body(token="\x00", name="a"),
+                 _finish_body(token=issued["token"], log="L\x00")):
+        r = api.client.post(f"/api/games/{issued['id']}/finish", json=body)
+        assert 400 <= r.status_code < 500 and set(r.json()) == {"error"}

@@ -8,6 +8,7 @@ written.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
@@ -27,6 +28,10 @@ MODES: tuple[Mode, ...] = ("classic", "daily")
 NAME_MAX = 24
 #: Bidirectional embedding and override characters: they would let a name reorder the page around it.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+#: What ``seeds.new_game_id`` makes; anything else cannot be a game (and never reaches the database).
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 class ClientError(Exception):
@@ -136,7 +141,7 @@ def finish_game(
     name = check_name(name)
     if max_log is not None and len(log) > max_log:
         raise ClientError(413, f"the log is {len(log)} letters long; at most {max_log} are accepted")
-    row = session.get(GameRow, game_id)
+    row = session.get(GameRow, game_id) if _GAME_ID.fullmatch(game_id) else None
     if row is None:
         raise ClientError(404, f"there is no game {game_id!r}; start one with POST /api/games")
     if not check_token(secret, game_id, token):
@@ -215,7 +220,7 @@ def leaderboard(session: Session, size: int, mode: Mode = "classic", day: date |
 
 def get_record(session: Session, game_id: str) -> Record:
     """The record of a finished game, enough for anyone to replay and check it."""
-    row = session.get(GameRow, game_id)
+    row = session.get(GameRow, game_id) if _GAME_ID.fullmatch(game_id) else None
     if row is None or row.finished_at is None:
         raise ClientError(404, f"there is no finished game {game_id!r}")
     return Record(row.id, row.size, row.seed, row.mode, row.day, row.log or "", row.score or 0,  # type: ignore[arg-type]
