@@ -92,6 +92,7 @@ def test_win_banner_shows_once_and_keep_playing_continues(game):
     assert game.state()["won"] is True
     assert banner.is_visible()
     assert "256" in banner.inner_text()
+    assert "You made 256!" in game.page.locator("#announcer").inner_text()
     game.page.keyboard.press("ArrowRight")  # the banner waits for an answer
     assert game.state()["log"] == "L"
     game.page.get_by_role("button", name="Keep playing").click()
@@ -111,6 +112,7 @@ def test_game_over_overlay_and_try_again(game):
     assert state["over"] is True
     overlay = game.page.locator("#over")
     assert overlay.is_visible()
+    assert "No moves left" in game.page.locator("#announcer").inner_text()
     game.page.get_by_role("button", name="Try again").click()
     assert overlay.is_hidden()
     assert game.state()["log"] == "" and game.state()["over"] is False

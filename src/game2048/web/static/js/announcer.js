@@ -12,6 +12,11 @@ export class Announcer {
     this.region.textContent = text;
   }
 
+  /** Add to what is being said. */
+  append(text) {
+    this.region.textContent = `${this.region.textContent} ${text}`.trim();
+  }
+
   /** A move's summary: direction, merges, points and score. */
   move(direction, result, cells, score) {
     const t = (k, v) => this.i18n.t(k, v);

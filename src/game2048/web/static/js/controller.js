@@ -39,6 +39,7 @@ export class GameController {
   move(direction) {
     const { game } = this;
     if (this.waitingAtWin || this.dialogs.open) return false;
+    const wasWon = game.won;
     this.perf?.mark?.('game2048:move-start');
     const result = game.move(direction);
     if (!result) {
@@ -54,6 +55,8 @@ export class GameController {
     this.perf?.mark?.('game2048:move-end');
     this.perf?.measure?.('game2048:move', 'game2048:move-start', 'game2048:move-end');
     this.announcer.move(result.direction, result, cells, game.score);
+    if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
+    if (game.over) this.announcer.append(`${this.i18n.t('overTitle')}. ${this.i18n.t('overText', { score: game.score })}`);
     this.#save();
     if (game.over) this.#finish();
     this.#changed();
