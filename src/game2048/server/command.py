@@ -40,6 +40,7 @@ def serve(
         engine.dispose()
         # each worker builds its own app from the environment
         os.environ["DATABASE_URL"] = settings.database_url
+        typer.echo(f"game2048: serving on http://{host}:{port}/ with {workers} workers")
         uvicorn.run(
             "game2048.server.app:app_from_env", factory=True, host=host, port=port,
             workers=workers, proxy_headers=proxy_headers, log_level="warning",

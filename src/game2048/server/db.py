@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 import threading
-from collections.abc import Iterator
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
@@ -85,7 +84,3 @@ def load_secret(sessions: sessionmaker[Session], configured: str | None) -> str:
             s.rollback()
         return s.scalars(select(SecretRow.value).where(SecretRow.name == "signing")).one()
 
-
-def session_scope(sessions: sessionmaker[Session]) -> Iterator[Session]:
-    with sessions() as s:
-        yield s
