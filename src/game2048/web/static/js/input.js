@@ -29,7 +29,17 @@ export class Input {
     this.start = null;
     this.lastSwipe = -Infinity;
     doc.addEventListener('keydown', (e) => this.#key(e));
-    board.addEventListener('pointerdown', (e) => this.#down(e.clientX, e.clientY, e));
+    board.addEventListener('pointerdown', (e) => {
+      this.#down(e.clientX, e.clientY, e);
+      // keep hearing this pointer when a swipe ends outside the board
+      if (e.isPrimary && board.setPointerCapture) {
+        try {
+          board.setPointerCapture(e.pointerId);
+        } catch {
+          // the pointer is already gone: its swipe is lost, nothing breaks
+        }
+      }
+    });
     board.addEventListener('pointerup', (e) => this.#up(e.clientX, e.clientY));
     board.addEventListener('pointercancel', () => { this.start = null; });
     // Touch events: for browsers without pointer events, and to stop scrolling
