@@ -109,13 +109,13 @@ def test_bitboard_and_cell_layouts_agree() -> None:
         for _ in range(10):
             exps = rng.choice([0, 0, 0, 1, 2, 3, 5, 7, 9], size=(n, n)).tolist()
             fast, _ = search_values(exps, setting, depth=2)
-            sum_pow, mono_pow = ex.powers()
+            w = ex.weights(ex.NNEONNEO)
             ws_keys = np.zeros(1 << 16, dtype=np.uint64)
             ws_vals = np.zeros(1 << 16)
             ws_meta = np.zeros(1 << 16, dtype=np.int64)
             state = np.array([0, 1 << 62, 1, 0, 16], dtype=np.int64)
             cells = np.array([e for row in exps for e in row], dtype=np.uint8)
-            slow = ex.cells_search(cells, 2, n, sum_pow, mono_pow, ws_keys, ws_vals, ws_meta, state, 1e-4)
+            slow = ex.cells_search(cells, 2, n, w, ws_keys, ws_vals, ws_meta, state, 1e-4)
             for a, b in zip(fast, slow, strict=True):
                 assert (a == b == -math.inf) or a == pytest.approx(b, rel=1e-12)
 

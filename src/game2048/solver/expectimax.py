@@ -1,22 +1,21 @@
 """The compiled search: the heuristic and expectimax for both board layouts.
 
-Everything numba compiles lives in this one module, weights included,
-because numba's on-disk cache (``cache=True``) only watches the file a
-function is defined in: a heuristic changed in another module would leave
-stale machine code behind.
+Everything numba compiles lives in this one module, because numba's on-disk
+cache (``cache=True``) only watches the file a function is defined in: code
+changed in another module would leave stale machine code behind. Weights are
+passed in as arrays, never read from globals, for the same reason.
 
-**The heuristic.** The terms and weights are the ones nneonneo/2048-ai
-settled on for 4x4 after tuning, applied to every row and every column (a
-line) of any size:
+**The heuristic** (``Heuristic``; the terms nneonneo/2048-ai settled on for
+4x4) scores every row and every column (a line) of any size and adds them:
 
-- ``EMPTY_WEIGHT`` per empty cell (room to play);
-- ``MERGES_WEIGHT`` per tile that sits next to an equal one (a merge waiting);
-- ``MONOTONICITY_WEIGHT`` times the smaller of the two monotonicity penalties,
-  with exponents raised to ``MONOTONICITY_POWER`` (lines sorted one way);
-- ``SUM_WEIGHT`` times the sum of exponents raised to ``SUM_POWER``, a cost of
+- ``empty`` per empty cell (room to play);
+- ``merges`` per tile that sits next to an equal one (a merge waiting);
+- ``monotonicity`` times the smaller of the two monotonicity penalties, with
+  exponents raised to ``monotonicity_power`` (lines sorted one way);
+- ``sum`` times the sum of exponents raised to ``sum_power``, a cost of
   holding many big tiles, which pushes them to merge;
-- ``LOST_PENALTY`` added to every line, so that a dead position (scored 0 by
-  the search) is far below any live one.
+- ``lost`` added to every line, so that a dead position (scored 0 by the
+  search) is far below any live one.
 
 Keeping big tiles on an edge comes from monotonicity: a line is only
 monotonic when its largest tile sits at one of its ends.
@@ -58,29 +57,32 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-LOST_PENALTY = 200000.0
-MONOTONICITY_POWER = 4.0
-MONOTONICITY_WEIGHT = 47.0
-SUM_POWER = 3.5
-SUM_WEIGHT = 11.0
-MERGES_WEIGHT = 700.0
-EMPTY_WEIGHT = 270.0
+from .heuristic import NNEONNEO, Heuristic
 
-
-#: Exponents the power tables cover (6x6 tiles reach 2^37).
+#: Exponents the weight tables cover (6x6 tiles reach 2^37).
 MAX_EXPONENT = 40
+_SUM = 3
+_MONO = _SUM + MAX_EXPONENT + 1
 
 
-def powers() -> tuple[np.ndarray, np.ndarray]:
-    """Per-exponent tables ``(e ** SUM_POWER, e ** MONOTONICITY_POWER)`` for ``line_value``."""
+def weights(h: Heuristic) -> np.ndarray:
+    """``h`` as the flat array ``line_value`` reads.
+
+    ``[lost, empty, merges]``, then per exponent ``sum * e ** sum_power``, then
+    per exponent ``monotonicity * e ** monotonicity_power``.
+    """
     e = np.arange(MAX_EXPONENT + 1, dtype=np.float64)
-    return e**SUM_POWER, e**MONOTONICITY_POWER
+    return np.concatenate(
+        (
+            np.array([h.lost, h.empty, h.merges]),
+            h.sum * e**h.sum_power,
+            h.monotonicity * e**h.monotonicity_power,
+        )
+    )
 
 
 @njit(cache=True, nogil=True)
-def line_value(
-    cells: np.ndarray, start: int, step: int, n: int, sum_pow: np.ndarray, mono_pow: np.ndarray
-) -> float:
+def line_value(cells: np.ndarray, start: int, step: int, n: int, w: np.ndarray) -> float:
     """The heuristic value of the line ``cells[start], cells[start + step], ...`` (n cells)."""
     total = 0.0
     empty = 0
@@ -92,7 +94,7 @@ def line_value(
     last = 0
     for i in range(n):
         rank = int(cells[start + i * step])
-        total += sum_pow[rank]
+        total += w[_SUM + rank]
         if rank == 0:
             empty += 1
         else:
@@ -104,29 +106,22 @@ def line_value(
             prev = rank
         if i > 0:
             if last > rank:
-                mono_left += mono_pow[last] - mono_pow[rank]
+                mono_left += w[_MONO + last] - w[_MONO + rank]
             else:
-                mono_right += mono_pow[rank] - mono_pow[last]
+                mono_right += w[_MONO + rank] - w[_MONO + last]
         last = rank
     if counter > 0:
         merges += 1 + counter
-    return (
-        LOST_PENALTY
-        + EMPTY_WEIGHT * empty
-        + MERGES_WEIGHT * merges
-        - MONOTONICITY_WEIGHT * min(mono_left, mono_right)
-        - SUM_WEIGHT * total
-    )
+    return w[0] + w[1] * empty + w[2] * merges - min(mono_left, mono_right) - total
 
 
-def line_heuristic(line: np.ndarray) -> float:
+def line_heuristic(line: np.ndarray, h: Heuristic = NNEONNEO) -> float:
     """The heuristic value of one row or column of exponents (0 = empty).
 
     >>> line_heuristic(np.array([1, 1, 0, 0]))
     201918.0
     """
-    sum_pow, mono_pow = powers()
-    return float(line_value(np.asarray(line, dtype=np.int64), 0, 1, len(line), sum_pow, mono_pow))
+    return float(line_value(np.asarray(line, dtype=np.int64), 0, 1, len(line), weights(h)))
 
 
 # -- bitboard layout ---------------------------------------------------------
@@ -158,9 +153,7 @@ def _slide_line(line: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def build_tables(
-    n: int, sum_pow: np.ndarray, mono_pow: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def build_tables(n: int, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Row tables for size n: ``moves[d, row]``, ``heur[row]``, ``empties[row]``.
 
     ``moves[2]`` and ``moves[3]`` give a row moved left and right; ``moves[0]``
@@ -178,7 +171,7 @@ def build_tables(
         for c in range(n):
             line[c] = (row >> (4 * c)) & 0xF
             rev[n - 1 - c] = line[c]
-        heur[row] = line_value(line, 0, 1, n, sum_pow, mono_pow)
+        heur[row] = line_value(line, 0, 1, n, w)
         cnt = 0
         for c in range(n):
             if line[c] == 0:
@@ -195,9 +188,9 @@ def build_tables(
 
 
 @cache
-def bits_tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bits_tables(n: int, h: Heuristic = NNEONNEO) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The row tables for size ``n`` (3 or 4), built on first use in this process."""
-    return build_tables(n, *powers())
+    return build_tables(n, weights(h))
 
 
 @njit(cache=True, nogil=True)
@@ -468,12 +461,12 @@ def cells_move_into(src: np.ndarray, dst: np.ndarray, d: int, n: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def cells_evaluate(cells: np.ndarray, n: int, sum_pow: np.ndarray, mono_pow: np.ndarray) -> float:
+def cells_evaluate(cells: np.ndarray, n: int, w: np.ndarray) -> float:
     """The heuristic of a board: the sum over its rows and its columns."""
     total = 0.0
     for k in range(n):
-        total += line_value(cells, k * n, 1, n, sum_pow, mono_pow)
-        total += line_value(cells, k, n, n, sum_pow, mono_pow)
+        total += line_value(cells, k * n, 1, n, w)
+        total += line_value(cells, k, n, n, w)
     return total
 
 
@@ -538,8 +531,7 @@ def _cells_chance(
     cprob: float,
     depth: int,
     n: int,
-    sum_pow: np.ndarray,
-    mono_pow: np.ndarray,
+    w: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
     tt_meta: np.ndarray,
@@ -550,7 +542,7 @@ def _cells_chance(
 ) -> float:
     """The value of the chance node ``stack[0]``; deeper rows of ``stack`` are scratch."""
     if depth <= 0 or cprob < cut:
-        return cells_evaluate(stack[0], n, sum_pow, mono_pow)
+        return cells_evaluate(stack[0], n, w)
     v = _cells_enter(f, fk, stack, 0, cprob, depth, tt_keys, tt_vals, tt_meta, state)
     if v == v or state[3]:
         return v
@@ -587,7 +579,7 @@ def _cells_chance(
             cp = f[level, 1] * p
             depth_left = int(f[level, 0]) - 1
             if depth_left == 0 or cp < cut:
-                v = cells_evaluate(child, n, sum_pow, mono_pow)
+                v = cells_evaluate(child, n, w)
             else:
                 v = _cells_enter(f, fk, stack, level + 1, cp, depth_left, tt_keys, tt_vals, tt_meta, state)
                 if state[3]:
@@ -617,8 +609,7 @@ def cells_search(
     cells: np.ndarray,
     depth: int,
     n: int,
-    sum_pow: np.ndarray,
-    mono_pow: np.ndarray,
+    w: np.ndarray,
     tt_keys: np.ndarray,
     tt_vals: np.ndarray,
     tt_meta: np.ndarray,
@@ -636,9 +627,6 @@ def cells_search(
     for d in range(4):
         if cells_move_into(cells, stack[0], d, n):
             out[d] = (
-                _cells_chance(
-                    stack, 1.0, depth, n, sum_pow, mono_pow, tt_keys, tt_vals, tt_meta, state, cut, f, fk
-                )
-                + 1e-6
+                _cells_chance(stack, 1.0, depth, n, w, tt_keys, tt_vals, tt_meta, state, cut, f, fk) + 1e-6
             )
     return out

@@ -23,16 +23,22 @@ from functools import cache
 import numpy as np
 
 from ..rules import DIRECTIONS, Direction, check_size, exponent
+from .heuristic import HEURISTICS, Heuristic
 
 
 @dataclass(frozen=True)
 class Setting:
     """How hard to search.
 
-    The depth for a position is ``distinct tiles - depth_offset`` clamped to
-    ``[min_depth, max_depth]`` (nneonneo/2048-ai's rule is offset 2, minimum 3):
-    the more kinds of tile on the board, the more the position needs reading.
-    ``nodes`` caps the chance nodes one move may expand (None: no cap).
+    Depth counts spawns: depth 2 reads move, spawn, move, spawn, then scores
+    the position. The depth for a position is ``distinct tiles - depth_offset``
+    clamped to ``[min_depth, max_depth]`` (nneonneo/2048-ai's rule is offset
+    2, minimum 3): the more kinds of tile on the board, the more it needs
+    reading. With ``crowded`` empty cells or fewer it searches one level
+    deeper (still at most ``max_depth``): a crowded board is where games are
+    lost, and with few empty cells a level costs little. A chance node
+    reached with probability below ``cut`` is scored without looking
+    further. ``nodes`` caps the chance nodes one move may expand (None: no cap).
     """
 
     min_depth: int
@@ -40,33 +46,35 @@ class Setting:
     depth_offset: int = 2
     cut: float = 1e-4
     nodes: int | None = None
+    crowded: int = -1
 
-    def depth_for(self, distinct: int) -> int:
-        """The depth searched on a board with ``distinct`` kinds of tile."""
-        return max(self.min_depth, min(self.max_depth, distinct - self.depth_offset))
+    def depth_for(self, distinct: int, empty: int = 16) -> int:
+        """The depth searched on a board with ``distinct`` kinds of tile and ``empty`` empty cells."""
+        depth = distinct - self.depth_offset + (1 if empty <= self.crowded else 0)
+        return max(self.min_depth, min(self.max_depth, depth))
 
 
-#: Preset name -> board size -> setting. Tuned on this project's bench runs
-#: (docs/solver.md): ``fast`` about a millisecond a move on 4x4, ``strong``
-#: within 200 ms a move on 4x4.
+#: Preset name -> board size -> setting, chosen from this project's bench runs
+#: (docs/solver.md): ``fast`` about a millisecond a move or less, ``strong``
+#: within about 200 ms a move on 4x4 on one core.
 PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
     "fast": {
-        3: Setting(2, 3, depth_offset=3),
-        4: Setting(1, 2, depth_offset=6, cut=1e-3),
-        5: Setting(1, 1),
-        6: Setting(1, 1),
+        3: Setting(3, 3),
+        4: Setting(2, 3, depth_offset=99, crowded=4),
+        5: Setting(1, 2, depth_offset=99, crowded=3),
+        6: Setting(1, 2, depth_offset=99, crowded=3),
     },
     "normal": {
-        3: Setting(3, 5, depth_offset=2),
-        4: Setting(2, 4, depth_offset=4, cut=1e-3),
-        5: Setting(1, 2, depth_offset=8, cut=1e-3),
-        6: Setting(1, 2, depth_offset=10, cut=1e-3),
+        3: Setting(5, 5, cut=1e-6),
+        4: Setting(3, 4, depth_offset=99, crowded=4),
+        5: Setting(2, 2, cut=1e-3),
+        6: Setting(2, 2, cut=1e-3),
     },
     "strong": {
-        3: Setting(4, 8, depth_offset=1),
+        3: Setting(8, 8, cut=1e-7),
         4: Setting(3, 8, depth_offset=2, nodes=60_000),
-        5: Setting(2, 3, depth_offset=6, cut=1e-3, nodes=60_000),
-        6: Setting(2, 3, depth_offset=8, cut=1e-3, nodes=60_000),
+        5: Setting(2, 3, depth_offset=8, cut=1e-3, nodes=60_000, crowded=3),
+        6: Setting(2, 3, depth_offset=10, cut=1e-3, nodes=60_000, crowded=3),
     },
 }
 PRESETS: tuple[str, ...] = tuple(PRESET_SETTINGS)
@@ -140,16 +148,16 @@ def search_values(
     n = len(exps)
     flat = [e for row in exps for e in row]
     if depth is None:
-        depth = setting.depth_for(len({e for e in flat if e}))
+        depth = setting.depth_for(len({e for e in flat if e}), flat.count(0))
     budget = nodes if nodes is not None else setting.nodes
     budget = (1 << 62) if budget is None else max(1, budget)
     ws = _workspace()
     use_bits = _fits_bitboard(exps)
     if use_bits:
-        moves, heur, empties = ex.bits_tables(n)
+        moves, heur, empties = ex.bits_tables(n, heuristic_for(n))
         packed = np.uint64(sum(e << (4 * i) for i, e in enumerate(flat)))
     else:
-        sum_pow, mono_pow = _powers()
+        w = _weights(n)
         cells = np.array(flat, dtype=np.uint8)
     best: list[float] = [-math.inf] * 4
     reached = 0
@@ -163,7 +171,7 @@ def search_values(
                 out = ex.bits_search(packed, d, n, moves, heur, empties, ws.keys, ws.vals, ws.meta,
                                       st, setting.cut)
             else:
-                out = ex.cells_search(cells, d, n, sum_pow, mono_pow, ws.keys, ws.vals, ws.meta,
+                out = ex.cells_search(cells, d, n, w, ws.keys, ws.vals, ws.meta,
                                      st, setting.cut)
             if st[3]:
                 break
@@ -177,17 +185,22 @@ def search_values(
                 out = ex.bits_search(packed, 0, n, moves, heur, empties, ws.keys, ws.vals, ws.meta,
                                       st, setting.cut)
             else:
-                out = ex.cells_search(cells, 0, n, sum_pow, mono_pow, ws.keys, ws.vals, ws.meta,
+                out = ex.cells_search(cells, 0, n, w, ws.keys, ws.vals, ws.meta,
                                      st, setting.cut)
             best = [float(v) for v in out]
     return best, reached
 
 
 @cache
-def _powers() -> tuple[np.ndarray, np.ndarray]:
-    from .expectimax import powers
+def _weights(size: int) -> np.ndarray:
+    from .expectimax import weights
 
-    return powers()
+    return weights(heuristic_for(size))
+
+
+def heuristic_for(size: int) -> Heuristic:
+    """The heuristic weights the solver uses on a board of ``size``."""
+    return HEURISTICS[size]
 
 
 def analyse(
