@@ -35,6 +35,7 @@ def test_each_size_keeps_its_own_game_and_best(game):
     four = game.state()
     game.page.locator("[data-size='3']").click()
     assert game.state()["size"] == 3
+    assert game.page.locator("#leaderboard-link").get_attribute("href") == "/leaderboard?size=3"
     _play(game, "ArrowDown ArrowRight")
     game.page.locator("[data-size='4']").click()
     back = game.state()

@@ -44,6 +44,8 @@ export class Hud {
     const el = this.el('status');
     el.textContent = notes.join(' · ');
     el.dataset.ranked = String(game.ranked && Boolean(session.id));
+    const mode = session.mode === 'daily' ? '&mode=daily' : '';
+    this.el('leaderboard-link').href = `/leaderboard?size=${game.size}${mode}`;
   }
 
   hint(direction) {
