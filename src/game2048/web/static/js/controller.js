@@ -245,6 +245,8 @@ export class GameController {
   // -- drawing and saving -----------------------------------------------
 
   #raiseBest() {
+    // a practice position starts from any score it is given: it sets no record
+    if (this.game.startBoard) return;
     if (this.game.score > (this.best[this.size] ?? 0)) this.best[this.size] = this.game.score;
   }
 
