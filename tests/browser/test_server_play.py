@@ -158,3 +158,9 @@ def test_autoplay_plays_and_any_key_stops_it(game):
     game.page.wait_for_timeout(400)
     assert game.state()["moves"] == moves
     assert game.state()["helped"] is True
+    # the button itself, pressed from the keyboard, switches it on and off
+    button.focus()
+    game.page.keyboard.press("Enter")
+    assert button.get_attribute("aria-pressed") == "true"
+    game.page.keyboard.press("Enter")
+    assert button.get_attribute("aria-pressed") == "false"

@@ -59,6 +59,8 @@ export class Input {
     if (this.dialogOpen() || e.defaultPrevented) return;
     const tag = e.target?.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') return;
+    // Enter or Space on a button is that button's click, not a key of its own
+    if (tag === 'BUTTON' && (e.key === 'Enter' || e.key === ' ')) return;
     this.handlers.anyKey?.(e);
     if (e.ctrlKey || e.altKey || e.metaKey) return;
     const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
