@@ -5,7 +5,11 @@ import { SLIDE_MS } from './board_view.js';
 export class Assistant {
   constructor({ api, controller, hud, announcer, i18n, wait = (ms) => new Promise((r) => setTimeout(r, ms)) }) {
     Object.assign(this, { api, controller, hud, announcer, i18n, wait });
-    this.running = false;
+    this.run = null; // the autoplay run in progress: a stopped run's late answers are dropped
+  }
+
+  get running() {
+    return this.run !== null;
   }
 
   /** Ask for the best move and show it; resolves to the direction or null. */
@@ -27,22 +31,23 @@ export class Assistant {
   /** Play the solver's moves until game over, the win banner, an error, or stop(). */
   async start() {
     if (this.running) return;
-    this.running = true;
+    const run = {};
+    this.run = run;
     this.hud.autoplay(true);
     this.announcer.say(this.i18n.t('autoplayOn'));
     const session = this.controller.session;
-    while (this.running && this.controller.session === session && !session.game.over && !this.controller.waitingAtWin) {
+    const going = () => this.run === run && this.controller.session === session;
+    while (going() && !session.game.over && !this.controller.waitingAtWin) {
       const move = await this.#ask();
-      if (!move || !this.running || this.controller.session !== session) break;
-      if (!this.controller.move(move)) break;
+      if (!move || !going() || !this.controller.move(move)) break;
       await this.wait(SLIDE_MS + 20);
     }
-    this.stop();
+    if (this.run === run) this.stop();
   }
 
   stop() {
     if (!this.running) return;
-    this.running = false;
+    this.run = null;
     this.hud.autoplay(false);
     this.announcer.say(this.i18n.t('autoplayOff'));
   }
