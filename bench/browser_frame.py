@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-CHROMIUM = os.environ.get("GAME2048_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM = os.environ.get("GAME2048_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
 
