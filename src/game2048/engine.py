@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any
 
 from .rules import check_size, slide_exponents
+from .spawn import spawn_choice
 
 #: Entries one memo may hold before it starts afresh. 4x4 boards have fewer
 #: distinct rows than this; 5x5 and 6x6 have far more, and a long-lived server
@@ -25,20 +26,27 @@ from .rules import check_size, slide_exponents
 MEMO_LIMIT = 1 << 18
 
 
-class _Memo(dict[Any, Any]):
-    """A dict that fills a missing key from a function on first look-up."""
+class _Memo:
+    """A plain dict ``d`` filled from ``fn`` on demand.
 
-    __slots__ = ("fn",)
+    Hot loops subscript ``d`` directly (CPython specialises subscripts of an
+    exact dict, not of a subclass) and fall back to ``get`` on a KeyError.
+    """
+
+    __slots__ = ("d", "fn")
 
     def __init__(self, fn: Callable[[Any], Any]) -> None:
-        super().__init__()
+        self.d: dict[Any, Any] = {}
         self.fn = fn
 
-    def __missing__(self, key: Hashable) -> Any:
-        if len(self) >= MEMO_LIMIT:
-            self.clear()
-        value = self[key] = self.fn(key)
-        return value
+    def get(self, key: Hashable) -> Any:
+        try:
+            return self.d[key]
+        except KeyError:
+            if len(self.d) >= MEMO_LIMIT:
+                self.d.clear()
+            value = self.d[key] = self.fn(key)
+            return value
 
 
 class Tables:
@@ -56,14 +64,21 @@ class Tables:
         self.left = _Memo(self._left)
         self.right = _Memo(self._right)
         # row -> (moved row spread into a column, points): moves on a transposed board
-        self.left_t = _Memo(lambda row: self._spread_result(self.left[row]))
-        self.right_t = _Memo(lambda row: self._spread_result(self.right[row]))
+        self.left_t = _Memo(lambda row: self._spread_result(self.left.get(row)))
+        self.right_t = _Memo(lambda row: self._spread_result(self.right.get(row)))
         # row -> the row's cells placed down column 0 (for transposing)
         self.spread = _Memo(self._spread)
         # row -> column indices of its empty cells
         self.empties = _Memo(lambda row: tuple(c for c, e in enumerate(self.unpack_row(row)) if not e))
         # row -> largest exponent in it
         self.row_max = _Memo(lambda row: max(self.unpack_row(row)))
+        #: one function per direction (up, down, left, right): board -> (board, points)
+        self.movers = (
+            self._column_mover(self.left_t),
+            self._column_mover(self.right_t),
+            self._row_mover(self.left),
+            self._row_mover(self.right),
+        )
 
     def unpack_row(self, row: int) -> tuple[int, ...]:
         m, b = self.cell_mask, self.bits
@@ -91,7 +106,7 @@ class Tables:
         return out
 
     def _spread_result(self, result: tuple[int, int]) -> tuple[int, int]:
-        return self.spread[result[0]], result[1]
+        return self.spread.get(result[0]), result[1]
 
     # -- whole boards ---------------------------------------------------
 
@@ -106,48 +121,79 @@ class Tables:
         return [list(self.unpack_row((board >> s) & rm)) for s in self.shifts]
 
     def transpose(self, board: int) -> int:
-        rm, spread, out = self.row_mask, self.spread, 0
-        for r, s in enumerate(self.shifts):
-            out |= spread[(board >> s) & rm] << self.col_shifts[r]
+        rm, spread, out = self.row_mask, self.spread.get, 0
+        for s, c in zip(self.shifts, self.col_shifts, strict=True):
+            out |= spread((board >> s) & rm) << c
         return out
+
+    def _row_mover(self, memo: _Memo) -> Callable[[int], tuple[int, int]]:
+        shifts, rm, table, fill = self.shifts, self.row_mask, memo.d, memo.get
+
+        def move(board: int) -> tuple[int, int]:
+            out = total = 0
+            try:
+                for s in shifts:
+                    row, points = table[(board >> s) & rm]
+                    out |= row << s
+                    total += points
+            except KeyError:
+                for s in shifts:
+                    fill((board >> s) & rm)
+                return move(board)
+            return out, total
+
+        return move
+
+    def _column_mover(self, memo: _Memo) -> Callable[[int], tuple[int, int]]:
+        # transpose, then each row of the transpose (a column) moves and lands spread back
+        pairs = tuple(zip(self.shifts, self.col_shifts, strict=True))
+        rm, spread, table, fill, transpose = self.row_mask, self.spread.d, memo.d, memo.get, self.transpose
+
+        def move(board: int) -> tuple[int, int]:
+            t = out = total = 0
+            try:
+                for s, c in pairs:
+                    t |= spread[(board >> s) & rm] << c
+                for s, c in pairs:
+                    col, points = table[(t >> s) & rm]
+                    out |= col << c
+                    total += points
+            except KeyError:
+                t = transpose(board)
+                for s, _ in pairs:
+                    fill((t >> s) & rm)
+                return move(board)
+            return out, total
+
+        return move
 
     def move(self, board: int, d: int) -> tuple[int, int]:
         """Move ``board`` in direction d (0 up, 1 down, 2 left, 3 right): (board, points)."""
-        rm, out, total = self.row_mask, 0, 0
-        if d >= 2:
-            table = self.left if d == 2 else self.right
-            for s in self.shifts:
-                row, points = table[(board >> s) & rm]
-                out |= row << s
-                total += points
-        else:
-            table = self.left_t if d == 0 else self.right_t
-            t = self.transpose(board)
-            for r, s in enumerate(self.shifts):
-                col, points = table[(t >> s) & rm]
-                out |= col << self.col_shifts[r]
-                total += points
-        return out, total
+        return self.movers[d](board)
 
     def empty_count(self, board: int) -> int:
-        rm, empties, count = self.row_mask, self.empties, 0
+        rm, empties, count = self.row_mask, self.empties.get, 0
         for s in self.shifts:
-            count += len(empties[(board >> s) & rm])
+            count += len(empties((board >> s) & rm))
         return count
 
-    def place(self, board: int, ordinal: int, exp: int) -> int:
-        """Put 2^exp on the ``ordinal``-th empty cell in row-major order."""
-        rm, empties = self.row_mask, self.empties
-        for s in self.shifts:
-            cols = empties[(board >> s) & rm]
+    def spawn(self, board: int, seed: int, index: int, key: int) -> int:
+        """``board`` with spawn ``index`` of game ``seed`` placed on it (see docs/spawns.md)."""
+        rm, shifts, empties = self.row_mask, self.shifts, self.empties.d
+        try:
+            rows = [empties[(board >> s) & rm] for s in shifts]
+        except KeyError:
+            rows = [self.empties.get((board >> s) & rm) for s in shifts]
+        ordinal, exp = spawn_choice(seed, index, sum(map(len, rows)), key)
+        for s, cols in zip(shifts, rows, strict=True):
             if ordinal < len(cols):
                 return board | exp << (s + cols[ordinal] * self.bits)
             ordinal -= len(cols)
-        raise ValueError("ordinal beyond the empty cells")
+        raise AssertionError("unreachable: the ordinal is below the count of empty cells")
 
     def max_exponent(self, board: int) -> int:
-        rm, row_max = self.row_mask, self.row_max
-        return max(row_max[(board >> s) & rm] for s in self.shifts)
+        rm, row_max = self.row_mask, self.row_max.get
+        return max(row_max((board >> s) & rm) for s in self.shifts)
 
     def can_move(self, board: int) -> bool:
         # With a tile and an empty cell on the board some line holds both, so

@@ -25,8 +25,9 @@ from .rules import (
     exponent,
     max_tile_for,
 )
-from .spawn import MAX_SEED, check_seed, game_key, spawn_choice
+from .spawn import MAX_SEED, check_seed, game_key
 
+_LETTERS = tuple(LETTERS[d] for d in DIRECTIONS)
 _DIRECTION_INDEX: dict[str, int] = {d: i for i, d in enumerate(DIRECTIONS)}
 _DIRECTION_INDEX.update({LETTERS[d]: i for i, d in enumerate(DIRECTIONS)})
 
@@ -118,26 +119,25 @@ class Game:
     # -- play -----------------------------------------------------------
 
     def _spawn(self, index: int) -> None:
-        t = self._t
-        ordinal, exp = spawn_choice(self.seed, index, t.empty_count(self._board), self._key)
-        self._board = t.place(self._board, ordinal, exp)
+        self._board = self._t.spawn(self._board, self.seed, index, self._key)
 
     def move(self, direction: str) -> bool:
         """Play one move; False, and nothing changes, if it would not change the board."""
         return self._play(direction_index(direction))
 
     def _play(self, d: int) -> bool:
-        board, points = self._t.move(self._board, d)
-        if board == self._board:
+        t, before = self._t, self._board
+        board, points = t.movers[d](before)
+        if board == before:
             return False
-        self._history.append((self._board, self.score))
-        self._board = board
+        history = self._history
+        history.append((before, self.score))
         self.score += points
-        self._log.append(LETTERS[DIRECTIONS[d]])
+        self._log.append(_LETTERS[d])
         if points and not self.won and points >= (1 << self._target_exp):
-            self.won = self._t.max_exponent(board) >= self._target_exp
+            self.won = t.max_exponent(board) >= self._target_exp
         # the k-th move in play brings spawn k + 1 (0 and 1 opened the game)
-        self._spawn(OPENING_TILES - 1 + len(self._history))
+        self._board = t.spawn(board, self.seed, OPENING_TILES - 1 + len(history), self._key)
         self._over = None
         return True
 
