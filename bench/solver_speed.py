@@ -11,6 +11,7 @@ measures the same boards. Prints figures; never fails on timing.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -58,11 +59,11 @@ def time_presets(sizes: tuple[int, ...]) -> None:
             )
 
 
-def nodes_per_second(size: int, depth: int) -> tuple[float, int]:
-    """Chance nodes a second at a fixed depth over the sample positions."""
-    setting = setting_for(size, "strong")
+def nodes_per_second(boards: list[list[list[int]]], depth: int) -> tuple[float, int]:
+    """Chance nodes a second at a fixed depth over ``boards``."""
+    setting = setting_for(len(boards[0]), "strong")
     total_nodes, total_time = 0, 0.0
-    for board in positions(size, games=1):
+    for board in boards:
         start = time.perf_counter()
         search_values(_exponents(board), setting, depth=depth, nodes=10**12)
         total_time += time.perf_counter() - start
@@ -70,9 +71,14 @@ def nodes_per_second(size: int, depth: int) -> tuple[float, int]:
     return total_nodes / total_time, total_nodes
 
 
-def in_subprocess(code: str, env: dict[str, str]) -> str:
+def in_subprocess(code: str, env: dict[str, str], stdin: str = "") -> str:
     done = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True, check=True
+        [sys.executable, "-c", code],
+        env={**os.environ, **env},
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return done.stdout.strip()
 
@@ -86,14 +92,15 @@ def main() -> None:
     sizes = tuple(int(s) for s in args.sizes.split(","))
     time_presets(sizes)
     probe = (
-        "import time, sys; sys.path.insert(0, 'bench'); from solver_speed import nodes_per_second;"
-        "rate, nodes = nodes_per_second({size}, {depth}); print(f'{{rate:.0f}} {{nodes}}')"
+        "import json, sys; sys.path.insert(0, 'bench'); from solver_speed import nodes_per_second;"
+        "rate, nodes = nodes_per_second(json.load(sys.stdin), 2); print(f'{rate:.0f} {nodes}')"
     )
     if args.python:
         print("\nsame search, same positions, chance nodes per second (depth 2):")
         for size in (4, 6):
-            compiled = nodes_per_second(size, 2)[0]
-            out = in_subprocess(probe.format(size=size, depth=2), {"NUMBA_DISABLE_JIT": "1"})
+            boards = positions(size, games=1)
+            compiled = nodes_per_second(boards, 2)[0]
+            out = in_subprocess(probe, {"NUMBA_DISABLE_JIT": "1"}, json.dumps(boards))
             plain = float(out.split()[0])
             ratio = compiled / plain
             print(f"  {size}x{size}: numba {compiled:10.0f}   plain Python {plain:8.0f}   x{ratio:.0f}")

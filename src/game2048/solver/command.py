@@ -10,11 +10,9 @@ import typer
 
 
 def _worker_init() -> None:
-    from .search import analyse
+    from .search import warm_up
 
-    # load the compiled search and build the row tables before the clock matters
-    analyse([[2, 2, 0], [0, 0, 0], [0, 0, 0]])
-    analyse([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    warm_up()
 
 
 def _play_one(args: tuple[int, int, str, int | None, float | None, int | None]) -> object:

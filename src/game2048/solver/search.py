@@ -245,6 +245,17 @@ def analyse(
     return best, scores  # type: ignore[return-value]
 
 
+def warm_up() -> None:
+    """Load the compiled search and build the row tables now rather than on the first call.
+
+    The first call in a process otherwise pays for it: about a second with
+    numba's cache in place, tens of seconds if it has to compile.
+    """
+    analyse([[2, 2, 0], [0, 0, 0], [0, 0, 0]], depth=1)
+    analyse([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], depth=1)
+    analyse([[2, 2, 0, 0, 0], [0] * 5, [0] * 5, [0] * 5, [0] * 5], depth=1)
+
+
 def best_move(board: Sequence[Sequence[int]], *, preset: str = "fast") -> Direction | None:
     """The direction ``analyse`` picks with ``preset``, or None when no move is legal."""
     return analyse(board, preset=preset)[0]
