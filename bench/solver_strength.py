@@ -46,7 +46,8 @@ def main() -> None:
         target = TARGETS[size]
         shares = [f"{100 * reached.get(str(target << k), 0.0):.0f} %" for k in range(4)]
         print(
-            f"| {size}×{size} | {preset} | {games} | " + " | ".join(shares)
+            f"| {size}×{size} | {preset} | {games} | "
+            + " | ".join(shares)
             + f" | {summary['mean_score']:.0f} | {summary['median_score']:.0f} | {ms:.2f} | {seconds:.0f} |",
             flush=True,
         )

@@ -54,7 +54,11 @@ class GameResult:
 
 
 def play_result(
-    size: int, seed: int, preset: str, depth: int | None = None, time_limit: float | None = None,
+    size: int,
+    seed: int,
+    preset: str,
+    depth: int | None = None,
+    time_limit: float | None = None,
     max_moves: int | None = None,
 ) -> GameResult:
     """Play one game (as ``play_game``) and time it."""

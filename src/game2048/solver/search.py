@@ -135,7 +135,11 @@ def _fits_bitboard(exps: list[list[int]]) -> bool:
 
 
 def search_values(
-    exps: list[list[int]], setting: Setting, *, depth: int | None = None, nodes: int | None = None,
+    exps: list[list[int]],
+    setting: Setting,
+    *,
+    depth: int | None = None,
+    nodes: int | None = None,
     deadline: float | None = None,
 ) -> tuple[list[float], int]:
     """Values of the four directions (-inf if illegal) and the depth they come from.
@@ -145,6 +149,7 @@ def search_values(
     or, checked between depths only, at the wall-clock ``deadline``.
     """
     from . import expectimax as ex
+
     n = len(exps)
     flat = [e for row in exps for e in row]
     if depth is None:
@@ -168,11 +173,11 @@ def search_values(
             ws.generation += 1
             st[2] = ws.generation
             if use_bits:
-                out = ex.bits_search(packed, d, n, moves, heur, empties, ws.keys, ws.vals, ws.meta,
-                                      st, setting.cut)
+                out = ex.bits_search(
+                    packed, d, n, moves, heur, empties, ws.keys, ws.vals, ws.meta, st, setting.cut
+                )
             else:
-                out = ex.cells_search(cells, d, n, w, ws.keys, ws.vals, ws.meta,
-                                     st, setting.cut)
+                out = ex.cells_search(cells, d, n, w, ws.keys, ws.vals, ws.meta, st, setting.cut)
             if st[3]:
                 break
             best, reached = [float(v) for v in out], d
@@ -182,11 +187,11 @@ def search_values(
             # Not even depth 1 fitted: fall back on the one-ply heuristic.
             st[0], st[1], st[3] = 0, 1 << 62, 0
             if use_bits:
-                out = ex.bits_search(packed, 0, n, moves, heur, empties, ws.keys, ws.vals, ws.meta,
-                                      st, setting.cut)
+                out = ex.bits_search(
+                    packed, 0, n, moves, heur, empties, ws.keys, ws.vals, ws.meta, st, setting.cut
+                )
             else:
-                out = ex.cells_search(cells, 0, n, w, ws.keys, ws.vals, ws.meta,
-                                     st, setting.cut)
+                out = ex.cells_search(cells, 0, n, w, ws.keys, ws.vals, ws.meta, st, setting.cut)
             best = [float(v) for v in out]
     return best, reached
 
@@ -204,7 +209,10 @@ def heuristic_for(size: int) -> Heuristic:
 
 
 def analyse(
-    board: Sequence[Sequence[int]], *, preset: str = "fast", time_limit: float | None = None,
+    board: Sequence[Sequence[int]],
+    *,
+    preset: str = "fast",
+    time_limit: float | None = None,
     depth: int | None = None,
 ) -> tuple[Direction | None, dict[str, float]]:
     """The best direction for ``board`` and a value for every legal direction.
