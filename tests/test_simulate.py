@@ -58,7 +58,9 @@ def test_merge_replaces_a_seed_and_keeps_rows_sorted() -> None:
     assert [r[0] for r in data["results"]["4"]["corner"]] == [0, 2]
     assert data["results"]["4"]["corner"][1][1] == 99
     assert [r["command"] for r in data["runs"]] == ["first", "second"]
-    assert [r["games"] for r in data["runs"]] == [2, 1]
+    assert [r["games"] for r in data["runs"]] == [1, 1]
+    sim.merge(data, [("corner", 4, [0, 7, 4, 2, 1, "w"])], "third")
+    assert [r["command"] for r in data["runs"]] == ["second", "third"]  # "first" has no game left
 
 
 def test_processes_give_the_same_rows_as_one_process() -> None:
@@ -93,6 +95,7 @@ def test_the_command_writes_a_valid_deterministic_file(tmp_path) -> None:
         assert data["format"] == sim.FORMAT
         assert data["runs"][0]["command"].startswith("game2048 simulate --games 3 --sizes 3,4")
         assert data["runs"][0]["games"] == 12
+        assert all(r[6] == data["runs"][0]["id"] for rows in data["results"]["4"].values() for r in rows)
         outputs.append(data["results"])
     assert outputs[0] == outputs[1]
     assert [r[0] for r in outputs[0]["4"]["corner"]] == [100, 101, 102]
@@ -143,7 +146,7 @@ def test_the_committed_data_is_what_the_command_produces(size: int, strategy: st
     first = rows[:3] if size <= 4 else rows[:1]
     for row in first:
         max_moves = None if row[4] else row[3]
-        assert sim.play(strategy, size, row[0], max_moves=max_moves) == row
+        assert sim.play(strategy, size, row[0], max_moves=max_moves) == row[:6]
 
 
 def test_a_solver_game_replays_from_its_record() -> None:
@@ -159,4 +162,23 @@ def test_a_run_saved_in_parts_is_counted_once() -> None:
     data = sim.empty_data()
     run = sim.merge(data, [("corner", 3, [0, 1, 2, 3, 1, "x"])], "cmd")["runs"][-1]
     sim.merge(data, [("corner", 3, [1, 1, 2, 3, 1, "y"])], "cmd", run)
-    assert data["runs"] == [{"command": "cmd", "games": 2, "finished": run["finished"]}]
+    assert data["runs"] == [{"id": 1, "command": "cmd", "games": 2, "finished": run["finished"]}]
+
+
+def test_rows_of_an_older_file_are_given_the_run_that_covers_them() -> None:
+    data = {
+        "format": sim.FORMAT,
+        "runs": [
+            {
+                "command": "game2048 simulate --games 2 --sizes 4 --strategies corner --first-seed 0",
+                "games": 2,
+            },
+            {
+                "command": "game2048 simulate --games 1 --sizes 4 --strategies corner --first-seed 1",
+                "games": 1,
+            },
+        ],
+        "results": {"4": {"corner": [[0, 1, 2, 3, 1, "a"], [1, 1, 2, 3, 1, "b"]]}},
+    }
+    sim._adopt_rows_without_run(data)
+    assert [r[6] for r in data["results"]["4"]["corner"]] == [1, 2]

@@ -13,6 +13,8 @@ A result row is ``[seed, score, max_tile, moves, over, board]``: ``over`` is 1
 when the game ended by the rules (0 when a ``max_moves`` cap stopped it) and
 ``board`` the final board as one character per cell (``.`` empty, else the
 tile's exponent in base 36 plus the letters after ``z`` for 36 and 37).
+In the data file each row also carries the ``id`` of the run (the command)
+that played it, so the file lists exactly the commands its games come from.
 """
 
 from __future__ import annotations
@@ -237,7 +239,39 @@ def load(path: Path | str = DATA_FILE) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))
     if data.get("format") != FORMAT:
         raise ValueError(f"{path.name}: unknown format {data.get('format')!r}")
+    _adopt_rows_without_run(data)
     return data
+
+
+def _option(command: str, name: str) -> str:
+    words = command.split()
+    return words[words.index(name) + 1] if name in words else ""
+
+
+def _adopt_rows_without_run(data: dict[str, Any]) -> None:
+    """Give runs an ``id`` and rows their run: the last run whose command covers the row.
+
+    Files written before rows carried their run are read this way.
+    """
+    runs = data.setdefault("runs", [])
+    for i, run in enumerate(runs, start=1):
+        run.setdefault("id", i)
+    for size, by_strategy in data.get("results", {}).items():
+        for strategy, rows in by_strategy.items():
+            for row in rows:
+                if len(row) > 6:
+                    continue
+                owner = 0
+                for run in runs:
+                    c = run["command"]
+                    first = int(_option(c, "--first-seed") or 0)
+                    if (
+                        size in _option(c, "--sizes").split(",")
+                        and strategy in _option(c, "--strategies").split(",")
+                        and first <= row[0] < first + int(_option(c, "--games") or 0)
+                    ):
+                        owner = run["id"]
+                row.append(owner)
 
 
 def merge(
@@ -248,26 +282,31 @@ def merge(
 ) -> dict[str, Any]:
     """Add result rows to ``data``; a row replaces an earlier one for the same seed.
 
-    Rows are kept sorted by seed under ``results[size][strategy]``, and the
-    command is appended to ``runs`` with the number of games it played; pass
-    the ``run`` entry of an earlier merge to count a run saved in parts once.
+    Rows are kept sorted by seed under ``results[size][strategy]``, each
+    tagged with its run's ``id``. The command is added to ``runs`` (pass the
+    ``run`` entry of an earlier merge to save one run in parts); each run's
+    ``games`` counts the rows still in the file, and a run left with none is
+    dropped.
     """
+    runs = data.setdefault("runs", [])
+    if run is None:
+        run = {"id": max((r["id"] for r in runs), default=0) + 1, "command": command, "games": 0}
+        runs.append(run)
     results = data.setdefault("results", {})
-    played = 0
     for strategy, size, row in rows:
         bucket = results.setdefault(str(size), {}).setdefault(strategy, [])
         bucket[:] = [r for r in bucket if r[0] != row[0]]
-        bucket.append(row)
-        played += 1
+        bucket.append([*row[:6], run["id"]])
+    counts: dict[int, int] = {}
     for by_strategy in results.values():
         for bucket in by_strategy.values():
             bucket.sort(key=lambda r: r[0])
-    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    if run is None:
-        data.setdefault("runs", []).append({"command": command, "games": played, "finished": stamp})
-    else:
-        run["games"] += played
-        run["finished"] = stamp
+            for r in bucket:
+                counts[r[6]] = counts.get(r[6], 0) + 1
+    run["finished"] = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for r in runs:
+        r["games"] = counts.get(r["id"], 0)
+    runs[:] = [r for r in runs if r["games"] or r is run]
     return data
 
 
