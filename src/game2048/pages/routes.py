@@ -200,12 +200,15 @@ def solver_page(request: Request) -> HTMLResponse:
             [(f"{n}×{n}", [s["reach"].get(tile, 0.0) for tile in tiles]) for n, s in solver.items()],
         )
     corner4 = figures()["results"].get(4, {}).get("corner")
+    corner = _per_size("corner")
     presets = _preset_settings()
     return _page(
         request,
         "solver",
         solver=solver,
         corner4=corner4,
+        corner=corner,
+        corner_wins=[n for n in solver if n in corner and corner[n]["mean_score"] >= solver[n]["mean_score"]],
         presets=presets,
         chart=chart,
         sizes=_board_sizes(),
@@ -228,6 +231,7 @@ def _preset_settings() -> list[dict[str, Any]]:
             "max_depth": s.max_depth,
             "cut": s.cut,
             "nodes": s.nodes,
+            "crowded": getattr(s, "crowded", -1),
         }
         for preset, by_size in PRESET_SETTINGS.items()
         for n, s in sorted(by_size.items())
