@@ -98,8 +98,9 @@ def test_bad_input_is_a_value_error() -> None:
         analyse([[3, 0, 0], [0, 0, 0], [0, 0, 0]])
     with pytest.raises(ValueError):
         analyse([[2, 0, 0], [0, 0, 0], [0, 0, 0]], preset="perfect")
-    with pytest.raises(ValueError):
-        analyse([[2, 0, 0], [0, 0, 0], [0, 0, 0]], time_limit=0)
+    for limit in (0, -1.0, math.inf, math.nan):
+        with pytest.raises(ValueError):
+            analyse([[2, 0, 0], [0, 0, 0], [0, 0, 0]], time_limit=limit)
 
 
 def test_bitboard_and_cell_layouts_agree() -> None:

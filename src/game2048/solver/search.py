@@ -238,7 +238,7 @@ def analyse(
     nodes = None
     deadline = None
     if time_limit is not None:
-        if not time_limit > 0:
+        if not (time_limit > 0 and math.isfinite(time_limit)):
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         rate = NODES_PER_SECOND["bitboard" if _fits_bitboard(exps) else "general"]
         nodes = int(time_limit * rate)
