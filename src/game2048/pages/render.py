@@ -36,9 +36,9 @@ def number(value: float, lang: str = "en", decimals: int = 0) -> str:
 
 
 def percent(share: float, lang: str = "en") -> str:
-    """A share 0..1 as a percentage with one decimal when it is small."""
+    """A share 0..1 as a percentage, with one decimal when it is small or all but 100."""
     value = share * 100
-    decimals = 1 if 0 < value < 10 else 0
+    decimals = 1 if 0 < value < 10 or 99.5 <= value < 100 else 0  # never round 99.7 up to 100
     text = f"{value:.{decimals}f}"
     if lang == "ru":
         text = text.replace(".", ",")

@@ -192,8 +192,9 @@ def solver_page(request: Request) -> HTMLResponse:
     t = strings(lang)
     solver = _per_size("solver-fast")
     chart = None
+    top = max((tile for s in solver.values() for tile in s["reach"]), default=256)
+    tiles = [1 << k for k in range(8, top.bit_length())]
     if solver:
-        tiles = [256, 512, 1024, 2048, 4096, 8192]
         chart = bar_chart(
             t["share_reaching"],
             [str(tile) for tile in tiles],
@@ -208,6 +209,7 @@ def solver_page(request: Request) -> HTMLResponse:
         solver=solver,
         corner4=corner4,
         corner=corner,
+        tiles=tiles,
         corner_wins=[n for n in solver if n in corner and corner[n]["mean_score"] >= solver[n]["mean_score"]],
         presets=presets,
         chart=chart,
