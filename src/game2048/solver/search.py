@@ -79,9 +79,12 @@ PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
 }
 PRESETS: tuple[str, ...] = tuple(PRESET_SETTINGS)
 
-#: Chance nodes a second that one core expands, by path, measured on this
-#: project's 2-core development machine; a time limit becomes a node budget.
-NODES_PER_SECOND: dict[str, float] = {"bitboard": 250_000.0, "general": 60_000.0}
+#: Chance nodes a second that one core expands, by layout: a time limit
+#: becomes this many nodes a second. On the project's 2-core machine the
+#: bitboard layout did 570,000-930,000 when idle and 160,000 under heavy load;
+#: the cell layout 27,000-65,000 (6x6 slowest). Set low so that a loaded
+#: machine still keeps within the limit (docs/solver.md).
+NODES_PER_SECOND: dict[str, float] = {"bitboard": 250_000.0, "general": 30_000.0}
 
 _TABLE_BITS = 20
 
