@@ -94,7 +94,7 @@ def test_undo_with_nothing_to_undo_is_refused(api):
 
 def test_unknown_letter_is_refused(api):
     issued = api.start()
-    _assert_refused(api, issued, api.finish(issued, log="LX", score=0), 422, "unknown letter")
+    _assert_refused(api, issued, api.finish(issued, log="XL", score=0), 422, "unknown letter")
 
 
 def test_wrong_token_is_refused(api):
