@@ -19,11 +19,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..rules import DIRECTIONS, Direction, check_size, exponent
 from .heuristic import HEURISTICS, Heuristic
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class _Workspace:
     """The per-process transposition table and search state, one search at a time."""
 
     def __init__(self) -> None:
+        import numpy as np
+
         size = 1 << _TABLE_BITS
         self.keys = np.zeros(size, dtype=np.uint64)
         self.vals = np.zeros(size, dtype=np.float64)
@@ -151,6 +155,8 @@ def search_values(
     position); stops at the node budget ``nodes`` (default: the setting's),
     or, checked between depths only, at the wall-clock ``deadline``.
     """
+    import numpy as np
+
     from . import expectimax as ex
 
     n = len(exps)
