@@ -81,13 +81,13 @@ class Tables:
         )
 
     def unpack_row(self, row: int) -> tuple[int, ...]:
-        m, b = self.cell_mask, self.bits
-        return tuple((row >> (c * b)) & m for c in range(self.n))
+        m = self.cell_mask
+        return tuple([(row >> s) & m for s in self.col_shifts])
 
     def pack_row(self, cells: tuple[int, ...] | list[int]) -> int:
         out = 0
-        for c, e in enumerate(cells):
-            out |= e << (c * self.bits)
+        for s, e in zip(self.col_shifts, cells, strict=True):
+            out |= e << s
         return out
 
     def _left(self, row: int) -> tuple[int, int]:
@@ -99,10 +99,9 @@ class Tables:
         return self.pack_row(moved[::-1]), points
 
     def _spread(self, row: int) -> int:
-        out = 0
-        rb, b, m = self.row_bits, self.bits, self.cell_mask
-        for c in range(self.n):
-            out |= ((row >> (c * b)) & m) << (c * rb)
+        out, m = 0, self.cell_mask
+        for s, r in zip(self.col_shifts, self.shifts, strict=True):
+            out |= ((row >> s) & m) << r
         return out
 
     def _spread_result(self, result: tuple[int, int]) -> tuple[int, int]:
