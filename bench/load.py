@@ -2,7 +2,8 @@
 
 Starts ``game2048 serve`` on a loopback port with a fresh SQLite file (or
 ``--db URL``, or uses ``--url`` of a running server), prepares games of
-exactly 1,000 moves, then runs two phases of a fixed number of requests over
+exactly 1,000 moves (today's daily game: one seed, one record, finished
+once per game id), then runs two phases of a fixed number of requests over
 keep-alive connections. Besides wall-clock rates it reports the server's own
 CPU time per request, which says what a core can do even on a busy machine.
 Prints figures; never fails on timing.
@@ -117,11 +118,17 @@ async def _once(host: str, port: int, method: str, path: str, body: object = Non
 
 
 def long_game(size: int, seed: int) -> Game:
-    """The game a simple fixed-preference player makes in MOVES moves (or fewer, if it ends)."""
+    """A game of MOVES moves (or fewer, if it ends): a fixed-preference player,
+    helped by the solver's fast preset where that player would lose too soon."""
+    from game2048.solver import best_move
+
     game = Game(size, seed)
     while game.moves < MOVES and not game.over:
         legal = game.legal_moves()
-        game.move(next(d for d in PREFERENCE if d in legal))
+        if size <= 4 or game.moves % 50 == 0:
+            game.move(best_move(game.board, preset="fast") or legal[0])
+        else:
+            game.move(next(d for d in PREFERENCE if d in legal))
     return game
 
 
@@ -162,13 +169,18 @@ async def main_async(args: argparse.Namespace, url: str, pid: int | None) -> Non
     conn = await Connection.open(parts.hostname or "127.0.0.1", parts.port or 80)
     print(f"preparing {args.finishes} games of exactly {MOVES} moves on {args.size}x{args.size} ...",
           flush=True)
+    # daily games share one seed, so one long game serves every finish
     games: list[tuple[dict, Game]] = []
+    played: dict[int, Game] = {}
     while len(games) < args.finishes:
-        _, body = await conn.request("POST", "/api/games", {"size": args.size})
+        _, body = await conn.request("POST", "/api/games", {"size": args.size, "mode": "daily"})
         issued = json.loads(body)
-        game = long_game(args.size, issued["seed"])
-        if game.moves == MOVES:  # the few that end sooner are left unfinished
-            games.append((issued, game))
+        if issued["seed"] not in played:
+            played[issued["seed"]] = long_game(args.size, issued["seed"])
+        game = played[issued["seed"]]
+        if game.moves < MOVES:
+            raise SystemExit(f"the bench player ended after {game.moves} moves on today's seed")
+        games.append((issued, game))
     conn.close()
 
     async def finish(c: Connection, i: int) -> bool:
@@ -178,7 +190,7 @@ async def main_async(args: argparse.Namespace, url: str, pid: int | None) -> Non
         return status == 200 and json.loads(answer)["verified"]
 
     async def read(c: Connection, i: int) -> bool:
-        status, _ = await c.request("GET", f"/api/leaderboard?size={args.size}&limit=20")
+        status, _ = await c.request("GET", f"/api/leaderboard?size={args.size}&mode=daily&limit=20")
         return status == 200
 
     await run_phase("verified finishes", url, pid, args.finishes, args.concurrency, finish)
@@ -195,7 +207,7 @@ def main() -> None:
     parser.add_argument("--reads", type=int, default=3000)
     parser.add_argument("--finishes", type=int, default=300)
     parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--size", type=int, default=6, help="board size of the bench games")
+    parser.add_argument("--size", type=int, default=4, help="board size of the bench games")
     parser.add_argument("--uncached", action="store_true",
                         help="turn off the started server's one-second leaderboard cache")
     args = parser.parse_args()
