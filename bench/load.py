@@ -119,16 +119,19 @@ async def _once(host: str, port: int, method: str, path: str, body: object = Non
 
 def long_game(size: int, seed: int) -> Game:
     """A game of MOVES moves (or fewer, if it ends): a fixed-preference player,
-    helped by the solver's fast preset where that player would lose too soon."""
+    helped by the solver where that player would lose too soon."""
     from game2048.solver import best_move
 
-    game = Game(size, seed)
-    while game.moves < MOVES and not game.over:
-        legal = game.legal_moves()
-        if size <= 4 or game.moves % 50 == 0:
-            game.move(best_move(game.board, preset="fast") or legal[0])
-        else:
-            game.move(next(d for d in PREFERENCE if d in legal))
+    for preset in ("fast", "normal", "strong"):
+        game = Game(size, seed)
+        while game.moves < MOVES and not game.over:
+            legal = game.legal_moves()
+            if size <= 4 or game.moves % 50 == 0:
+                game.move(best_move(game.board, preset=preset) or legal[0])
+            else:
+                game.move(next(d for d in PREFERENCE if d in legal))
+        if game.moves == MOVES:
+            break
     return game
 
 
