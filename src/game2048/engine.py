@@ -171,9 +171,14 @@ class Tables:
         return self.movers[d](board)
 
     def empty_count(self, board: int) -> int:
-        rm, empties, count = self.row_mask, self.empties.get, 0
-        for s in self.shifts:
-            count += len(empties((board >> s) & rm))
+        rm, empties, count = self.row_mask, self.empties.d, 0
+        try:
+            for s in self.shifts:
+                count += len(empties[(board >> s) & rm])
+        except KeyError:
+            get, count = self.empties.get, 0
+            for s in self.shifts:
+                count += len(get((board >> s) & rm))
         return count
 
     def spawn(self, board: int, seed: int, index: int, key: int) -> int:
@@ -182,7 +187,8 @@ class Tables:
         try:
             rows = [empties[(board >> s) & rm] for s in shifts]
         except KeyError:
-            rows = [self.empties.get((board >> s) & rm) for s in shifts]
+            get = self.empties.get
+            rows = [get((board >> s) & rm) for s in shifts]
         ordinal, exp = spawn_choice(seed, index, sum(map(len, rows)), key)
         for s, cols in zip(shifts, rows, strict=True):
             if ordinal < len(cols):
