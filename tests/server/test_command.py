@@ -35,3 +35,25 @@ def test_secret_and_limits_come_from_the_environment():
     env = {"GAME2048_SECRET": "abc", "GAME2048_RATE_LIMIT": "5/second", "GAME2048_LEADERBOARD_TTL": "0"}
     settings = Settings.from_env("sqlite:///x.db", env=env)
     assert (settings.secret, settings.rate_limit, settings.answer_ttl) == ("abc", "5/second", 0.0)
+
+
+def test_serve_loads_the_solver_at_start_unless_told_not_to():
+    assert Settings.from_env("sqlite:///x.db", env={}).warm_solver
+    assert not Settings.from_env("sqlite:///x.db", env={"GAME2048_WARM_SOLVER": "0"}).warm_solver
+
+
+def test_the_app_warms_the_solver_in_the_background(tmp_path: Path):
+    import threading
+
+    from fastapi.testclient import TestClient
+
+    from game2048.server.app import create_app
+
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'w.db'}", warm_solver=True)
+    with TestClient(create_app(settings)) as client:
+        assert client.get("/api/leaderboard?size=4").status_code == 200
+        warmers = [t for t in threading.enumerate() if t.name == "warm-solver"]
+        assert warmers
+        for t in warmers:
+            t.join(timeout=180)
+        assert not any(t.is_alive() for t in warmers)

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -41,13 +44,31 @@ request that does not fit the schema or a record that does not verify,
 """
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    if app.state.settings.warm_solver:
+        # numba loads (or, on a fresh install, compiles) the search once per process;
+        # a daemon thread pays that now instead of the first player to ask for a hint
+        threading.Thread(target=_warm_solver, name="warm-solver", daemon=True).start()
+    yield
+
+
+def _warm_solver() -> None:
+    try:
+        from ..solver import warm_up
+
+        warm_up()
+    except Exception:  # a hint will report its own error; serving goes on
+        log.exception("could not load the solver at start")
+
+
 def create_app(settings: Settings) -> FastAPI:
     """Build the app for ``settings``; the database is created and migrated first."""
     engine = make_engine(settings.database_url)
     migrate(engine)
     sessions = sessionmaker(engine, expire_on_commit=False)
 
-    app = FastAPI(title="game2048", version="0.1.0", description=DESCRIPTION)
+    app = FastAPI(title="game2048", version="0.1.0", description=DESCRIPTION, lifespan=_lifespan)
     app.add_middleware(BodyLimit, limit=settings.max_body)
     app.state.settings = settings
     app.state.engine = engine

@@ -60,13 +60,17 @@ class Settings:
     answer_ttl: float = 1.0
     #: Seconds the solver may think for one hint.
     hint_time: float = 0.2
+    #: Load the solver's compiled code in the background at start, so the first
+    #: hint is quick (GAME2048_WARM_SOLVER=0 turns it off).
+    warm_solver: bool = False
 
     @classmethod
     def from_env(cls, database_url: str | None = None, env: dict[str, str] | None = None) -> Settings:
         """Settings from ``--db`` (if given) and the environment.
 
         DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
-        GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never).
+        GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never),
+        GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint).
         """
         env = dict(os.environ) if env is None else env
         off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
@@ -78,6 +82,7 @@ class Settings:
             redis_url=env.get("REDIS_URL") or None,
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
+            warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
         )
 
 
