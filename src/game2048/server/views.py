@@ -25,7 +25,7 @@ from .games import MODES, ClientError
 router = APIRouter(include_in_schema=False)
 
 _HERE = Path(__file__).resolve().parent
-#: The site's shared templates first (base.html), then ours (with a fallback base.html).
+#: The site's shared templates (base.html) and ours.
 templates = Jinja2Templates(
     env=Environment(
         loader=ChoiceLoader(
