@@ -123,6 +123,8 @@ def strategy_page(request: Request) -> HTMLResponse:
         "strategy",
         items=dict(items),
         order=[name for name, _ in items],
+        # each strategy's summary under the short name every language's template uses
+        **{short: dict(items).get(name) for short, name in _SHORT_NAMES.items()},
         rows=[(strategy_name(lang, name), s) for name, s in items],
         tiles=tiles,
         bins=[(_bin_label(bins, i), b) for i, b in enumerate(bins)],
@@ -130,6 +132,12 @@ def strategy_page(request: Request) -> HTMLResponse:
         runs=data["runs"],
         total_games=_total_games({4: dict(items)}),
     )
+
+
+_SHORT_NAMES = {
+    "r": "random", "g": "greedy", "cg": "corner-greedy",
+    "cr": "corner-rush", "c": "corner", "sv": "solver-fast",
+}
 
 
 def _bin_label(bins: list[int], i: int) -> str:
