@@ -178,3 +178,15 @@ def test_solve_command_report_and_bad_size() -> None:
     result = runner.invoke(app, ["solve", "--size", "3", "--games", "2", "--max-moves", "20"])
     assert result.exit_code == 0 and "median score" in result.stdout
     assert runner.invoke(app, ["solve", "--size", "7", "--games", "1"]).exit_code != 0
+
+
+def test_until_stops_a_game_at_the_tile_it_names() -> None:
+    whole = play_game(4, seed=3, preset="fast")
+    cut = play_game(4, seed=3, preset="fast", until=256)
+    assert cut.max_tile == 256 and whole.max_tile > 256
+    assert cut.log == whole.log[: len(cut.log)]  # the same game, stopped at its first 256
+    runner = CliRunner()
+    result = runner.invoke(app, ["solve", "--size", "4", "--games", "2", "--until", "128", "--json"])
+    assert result.exit_code == 0, result.output
+    assert max(map(int, json.loads(result.stdout)["reached"])) == 128
+    assert runner.invoke(app, ["solve", "--games", "1", "--until", "100"]).exit_code != 0

@@ -15,11 +15,13 @@ def _worker_init() -> None:
     warm_up()
 
 
-def _play_one(args: tuple[int, int, str, int | None, float | None, int | None]) -> object:
+def _play_one(args: tuple[int, int, str, int | None, float | None, int | None, int | None]) -> object:
     from .play import play_result
 
-    size, seed, preset, depth, time_limit, max_moves = args
-    return play_result(size, seed, preset, depth=depth, time_limit=time_limit, max_moves=max_moves)
+    size, seed, preset, depth, time_limit, max_moves, until = args
+    return play_result(
+        size, seed, preset, depth=depth, time_limit=time_limit, max_moves=max_moves, until=until
+    )
 
 
 def solve(
@@ -34,6 +36,14 @@ def solve(
     max_moves: Annotated[int | None, typer.Option(min=1, help="Stop each game after this many moves.")] = (
         None
     ),
+    until: Annotated[
+        int | None,
+        typer.Option(
+            min=4,
+            help="Stop each game once it reaches this tile (measures a target faster; "
+            "scores and larger tiles are then not a full game's).",
+        ),
+    ] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Processes to play on.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a report.")] = (
         False
@@ -56,7 +66,9 @@ def solve(
         raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
     if seed + games > MAX_SEED:
         raise typer.BadParameter("seed + games must stay below 2^53", param_hint="--seed")
-    tasks = [(size, seed + i, preset, depth, time_limit, max_moves) for i in range(games)]
+    if until is not None and until & (until - 1):
+        raise typer.BadParameter("must be a power of two", param_hint="--until")
+    tasks = [(size, seed + i, preset, depth, time_limit, max_moves, until) for i in range(games)]
     results: list[GameResult] = []
     err = Console(stderr=True)
     columns = (
