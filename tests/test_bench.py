@@ -1,0 +1,33 @@
+"""The quick benchmarks still run: a change to the code they call must not break them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run(
+        [sys.executable, str(BENCH / script), *args], capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def target_share(out: str) -> str:
+    """The share of games reaching the target, from the one table row printed."""
+    (row,) = [line for line in out.splitlines() if line.startswith("| 3×3 | fast | 2 |")]
+    return row.split(" | ")[3]
+
+
+def test_solver_strength_prints_a_row_and_until_stops_the_games() -> None:
+    assert target_share(run("solver_strength.py", "3:fast:2")) == "100 %"  # both games make 256
+    assert target_share(run("solver_strength.py", "3:fast:2", "--until", "128")) == "0 %"
+
+
+def test_engine_bench_measures_every_size() -> None:
+    lines = run("engine.py", "--games", "1").splitlines()
+    assert [line.split()[0] for line in lines[1:]] == ["3x3", "4x4", "5x5", "6x6"]
