@@ -217,6 +217,22 @@ def bits_transpose(board: np.uint64, n: int) -> np.uint64:
 @njit(cache=True, nogil=True)
 def bits_move(board: np.uint64, d: int, n: int, moves: np.ndarray) -> np.uint64:
     """The board after direction d (0 up, 1 down, 2 left, 3 right), without a spawn."""
+    if n == 4:
+        m = np.uint64(0xFFFF)
+        if d >= 2:
+            return (
+                moves[d, board & m]
+                | (moves[d, (board >> np.uint64(16)) & m] << np.uint64(16))
+                | (moves[d, (board >> np.uint64(32)) & m] << np.uint64(32))
+                | (moves[d, board >> np.uint64(48)] << np.uint64(48))
+            )
+        t = bits_transpose(board, 4)
+        return (
+            moves[d, t & m]
+            | (moves[d, (t >> np.uint64(16)) & m] << np.uint64(4))
+            | (moves[d, (t >> np.uint64(32)) & m] << np.uint64(8))
+            | (moves[d, t >> np.uint64(48)] << np.uint64(12))
+        )
     row_bits = 4 * n
     mask = np.uint64((1 << row_bits) - 1)
     out = np.uint64(0)
@@ -234,6 +250,15 @@ def bits_move(board: np.uint64, d: int, n: int, moves: np.ndarray) -> np.uint64:
 @njit(cache=True, nogil=True)
 def bits_evaluate(board: np.uint64, n: int, heur: np.ndarray) -> float:
     """The heuristic of a board: the sum over its rows and its columns."""
+    if n == 4:
+        m = np.uint64(0xFFFF)
+        t = bits_transpose(board, 4)
+        total = 0.0
+        total += heur[board & m] + heur[t & m]
+        total += heur[(board >> np.uint64(16)) & m] + heur[(t >> np.uint64(16)) & m]
+        total += heur[(board >> np.uint64(32)) & m] + heur[(t >> np.uint64(32)) & m]
+        total += heur[board >> np.uint64(48)] + heur[t >> np.uint64(48)]
+        return total
     row_bits = 4 * n
     mask = np.uint64((1 << row_bits) - 1)
     t = bits_transpose(board, n)
@@ -247,6 +272,18 @@ def bits_evaluate(board: np.uint64, n: int, heur: np.ndarray) -> float:
 @njit(cache=True, nogil=True)
 def _bits_open(board: np.uint64, n: int, empties: np.ndarray) -> tuple[int, int]:
     """The number of empty cells of ``board`` and the first of them."""
+    if n == 4:
+        m = np.uint64(0xFFFF)
+        num_open = (
+            empties[board & m]
+            + empties[(board >> np.uint64(16)) & m]
+            + empties[(board >> np.uint64(32)) & m]
+            + empties[board >> np.uint64(48)]
+        )
+        first = 0
+        while (board >> np.uint64(4 * first)) & np.uint64(0xF) != 0:
+            first += 1
+        return num_open, first
     row_bits = 4 * n
     mask = np.uint64((1 << row_bits) - 1)
     num_open = 0
