@@ -14,20 +14,21 @@ from __future__ import annotations
 import argparse
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 
 from game2048.rules import TARGETS
-from game2048.solver.command import _play_one, _worker_init
-from game2048.solver.play import GameResult, summarise
+from game2048.solver.command import _worker_init
+from game2048.solver.play import GameResult, play_result, summarise
 
 
 def run(
     size: int, preset: str, games: int, jobs: int, until: int | None = None
 ) -> tuple[dict[str, object], float, float]:
     """Play the games; return the summary, wall seconds and ms per move in one process."""
-    tasks = [(size, seed, preset, None, None, None, until) for seed in range(games)]
+    play = partial(play_result, preset=preset, until=until)
     start = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs, initializer=_worker_init) as pool:
-        results: list[GameResult] = list(pool.map(_play_one, tasks))  # type: ignore[arg-type]
+        results: list[GameResult] = list(pool.map(play, [size] * games, range(games)))
     seconds = time.perf_counter() - start
     moves = sum(r.moves for r in results)
     busy = sum(r.seconds for r in results)

@@ -118,19 +118,20 @@ def strategy_page(request: Request) -> HTMLResponse:
         )
     else:
         bins = []
+    by_name = dict(items)
     return _page(
         request,
         "strategy",
-        items=dict(items),
+        items=by_name,
         order=[name for name, _ in items],
         # each strategy's summary under the short name every language's template uses
-        **{short: dict(items).get(name) for short, name in _SHORT_NAMES.items()},
+        **{short: by_name.get(name) for short, name in _SHORT_NAMES.items()},
         rows=[(strategy_name(lang, name), s) for name, s in items],
         tiles=tiles,
         bins=[(_bin_label(bins, i), b) for i, b in enumerate(bins)],
         charts=charts,
         runs=data["runs"],
-        total_games=_total_games({4: dict(items)}),
+        total_games=_total_games({4: by_name}),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from functools import partial
 from typing import Annotated
 
 import typer
@@ -13,15 +14,6 @@ def _worker_init() -> None:
     from .search import warm_up
 
     warm_up()
-
-
-def _play_one(args: tuple[int, int, str, int | None, float | None, int | None, int | None]) -> object:
-    from .play import play_result
-
-    size, seed, preset, depth, time_limit, max_moves, until = args
-    return play_result(
-        size, seed, preset, depth=depth, time_limit=time_limit, max_moves=max_moves, until=until
-    )
 
 
 def solve(
@@ -57,7 +49,7 @@ def solve(
 
     from ..rules import SIZES
     from ..spawn import MAX_SEED
-    from .play import GameResult, summarise
+    from .play import GameResult, play_result, summarise
     from .search import PRESETS
 
     if size not in SIZES:
@@ -68,7 +60,10 @@ def solve(
         raise typer.BadParameter("seed + games must stay below 2^53", param_hint="--seed")
     if until is not None and until & (until - 1):
         raise typer.BadParameter("must be a power of two", param_hint="--until")
-    tasks = [(size, seed + i, preset, depth, time_limit, max_moves, until) for i in range(games)]
+    play = partial(
+        play_result, preset=preset, depth=depth, time_limit=time_limit, max_moves=max_moves, until=until
+    )
+    seeds = range(seed, seed + games)
     results: list[GameResult] = []
     err = Console(stderr=True)
     columns = (
@@ -83,14 +78,14 @@ def solve(
         if jobs == 1:
             _worker_init()
             start = time.perf_counter()
-            for task in tasks:
-                results.append(_play_one(task))  # type: ignore[arg-type]
+            for game_seed in seeds:
+                results.append(play(size, game_seed))
                 progress.advance(bar)
         else:
             with ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_worker_init) as pool:
                 start = time.perf_counter()
-                for result in pool.map(_play_one, tasks):
-                    results.append(result)  # type: ignore[arg-type]
+                for result in pool.map(play, [size] * games, seeds):
+                    results.append(result)
                     progress.advance(bar)
         seconds = time.perf_counter() - start
     summary = summarise(results, seconds)
