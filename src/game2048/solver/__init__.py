@@ -1,7 +1,8 @@
 """The built-in solver: the best move for any position on boards 3x3 to 6x6.
 
 ``analyse`` (move and per-direction values), ``best_move``, ``play_game`` (a
-whole seeded game), ``warm_up`` (pay the start-up cost early). How it works
+whole seeded game), ``review`` (grade every move of a game,
+``docs/review.md``), ``warm_up`` (pay the start-up cost early). How it works
 and how strong it is: ``docs/solver.md``.
 
 >>> move, scores = analyse([[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
@@ -10,6 +11,7 @@ True
 """
 
 from .play import play_game
+from .review import review
 from .search import PRESETS, analyse, best_move, warm_up
 
-__all__ = ["PRESETS", "analyse", "best_move", "play_game", "warm_up"]
+__all__ = ["PRESETS", "analyse", "best_move", "play_game", "review", "warm_up"]
