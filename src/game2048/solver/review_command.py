@@ -1,0 +1,127 @@
+"""``game2048 review``: the solver's review of a game record, as text or JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+#: Games with more moves than this show a progress bar (on a terminal).
+PROGRESS_FROM = 200
+
+_ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code=1)
+
+
+def read_record(file: str) -> tuple[int, int, str]:
+    """``(size, seed, log)`` from a JSON record file, or ``-`` for standard input; exits on a bad one."""
+    try:
+        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot read {file}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{file} is not UTF-8 text")
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
+    if not isinstance(record, dict) or not {"size", "seed", "log"} <= record.keys():
+        _fail('a record is a JSON object {"size": 3..6, "seed": integer, "log": "UDLRZ..."}')
+    size, seed, log = record["size"], record["seed"], record["log"]
+    if type(size) is not int or type(seed) is not int or not isinstance(log, str):
+        _fail("size and seed must be integers and log a string")
+    return size, seed, log
+
+
+def draw(board: list[list[int]]) -> list[str]:
+    """The board as lines of right-aligned numbers, ``.`` for an empty cell."""
+    width = max(len(str(v)) for row in board for v in row)
+    return [" ".join(str(v or ".").rjust(width) for v in row) for row in board]
+
+
+def summary_lines(result: dict[str, Any], boards: dict[int, list[list[int]]]) -> list[str]:
+    """The text report: accuracy, counts, the five worst moves with the board before each."""
+    from .review import CLASSES, worst
+
+    size = result["size"]
+    moves = result["moves"]
+    lines = [
+        f"{size}x{size} game, seed {result['seed']}: {len(moves)} moves reviewed ({result['preset']} preset)",
+        f"accuracy: {result['accuracy']:.1f}",
+        "  ".join(f"{name}: {result['counts'][name]}" for name in CLASSES),
+    ]
+    bad = worst(moves)
+    if not bad:
+        lines.append("every move was as good as the solver's")
+        return lines
+    lines += ["", "worst moves:"]
+    for m in bad:
+        lines.append(
+            f"move {m['n']}: played {m['played']} {_ARROWS[m['played']]}, "
+            f"better {m['best']} {_ARROWS[m['best']]}  ({m['class']}, loss {m['loss']:.4g})"
+        )
+        lines += ["    " + row for row in draw(boards[m["n"]])]
+    return lines
+
+
+def boards_before(size: int, seed: int, log: str, wanted: set[int]) -> dict[int, list[list[int]]]:
+    """The board before the letters at 1-based positions ``wanted`` of ``log``."""
+    from ..game import Game
+    from ..rules import DIRECTION_OF_LETTER
+
+    game = Game(size, seed)
+    out: dict[int, list[list[int]]] = {}
+    for i, letter in enumerate(log, start=1):
+        if i in wanted:
+            out[i] = game.board
+        if letter in DIRECTION_OF_LETTER:
+            game.move(DIRECTION_OF_LETTER[letter])
+        else:
+            game.undo()
+    return out
+
+
+def review(
+    file: Annotated[str, typer.Argument(help="JSON record {size, seed, log}; '-' reads standard input.")],
+    preset: Annotated[str, typer.Option(help="The solver preset that grades the moves.")] = "normal",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the review as one JSON object instead of a report.")
+    ] = False,
+) -> None:
+    """Grade every move of a game with the solver: accuracy, counts, and the worst moves with a better one."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .review import graded_count, worst
+    from .review import review as run_review
+    from .search import PRESETS
+
+    if preset not in PRESETS:
+        raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
+    size, seed, log = read_record(file)
+    err = Console(stderr=True)
+    total = graded_count(log)
+    show = err.is_terminal and total > PROGRESS_FROM
+    columns = (TextColumn("reviewing"), BarColumn(), MofNCompleteColumn(), TextColumn("moves"),
+               TimeElapsedColumn())
+    with Progress(*columns, console=err, transient=True, disable=not show) as progress:
+        bar = progress.add_task("moves", total=total)
+        try:
+            result = run_review(size, seed, log, preset,
+                                progress=lambda done, _total: progress.update(bar, completed=done))
+        except ValueError as exc:
+            progress.stop()
+            _fail(str(exc))
+    if as_json:
+        typer.echo(json.dumps(result))
+        return
+    boards = boards_before(size, seed, log, {m["n"] for m in worst(result["moves"])})
+    for line in summary_lines(result, boards):
+        typer.echo(line)
