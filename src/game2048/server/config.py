@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 #: The longest move log accepted. A 4x4 game that builds 131072 (the largest
@@ -63,6 +63,8 @@ class Settings:
     #: Load the solver's compiled code in the background at start, so the first
     #: hint is quick (GAME2048_WARM_SOLVER=0 turns it off).
     warm_solver: bool = False
+    #: The review queue (GAME2048_REVIEW_*).
+    reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
     @classmethod
     def from_env(cls, database_url: str | None = None, env: dict[str, str] | None = None) -> Settings:
@@ -83,6 +85,7 @@ class Settings:
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
+            reviews=ReviewSettings.from_env(env),
         )
 
 
@@ -91,3 +94,46 @@ def _seconds(text: str | None, default: float) -> float:
         return max(0.0, float(text)) if text else default
     except ValueError:
         raise SystemExit(f"expected a number of seconds, got {text!r}") from None
+
+
+@dataclass(frozen=True)
+class ReviewSettings:
+    """How this process takes part in reviewing games (``server/reviews.py``, ``docs/deploy.md``)."""
+
+    #: Reviews this process runs at once, each in a process of its own (0: it only queues them).
+    workers: int = 1
+    #: Reviews one client address may have waiting or running at once.
+    per_client: int = 3
+    #: Reviews waiting in the whole queue before new ones are refused for a while.
+    queue: int = 1000
+    #: The solver preset that grades moves; games with more moves than ``long_moves`` use ``fast``.
+    preset: str = "normal"
+    long_moves: int = 20_000
+    #: Niceness of the review processes: the OS serves moves and finishes first.
+    nice: int = 10
+
+    @classmethod
+    def from_env(cls, env: dict[str, str]) -> ReviewSettings:
+        """GAME2048_REVIEW_WORKERS, _PER_CLIENT, _QUEUE, _PRESET, _LONG_MOVES, _NICE."""
+        from ..solver.search import PRESETS
+
+        preset = env.get("GAME2048_REVIEW_PRESET", cls.preset).strip() or cls.preset
+        if preset not in PRESETS:
+            raise SystemExit(f"GAME2048_REVIEW_PRESET must be one of {', '.join(PRESETS)}, got {preset!r}")
+        return cls(
+            workers=_count(env, "GAME2048_REVIEW_WORKERS", cls.workers),
+            per_client=_count(env, "GAME2048_REVIEW_PER_CLIENT", cls.per_client),
+            queue=_count(env, "GAME2048_REVIEW_QUEUE", cls.queue),
+            preset=preset,
+            long_moves=_count(env, "GAME2048_REVIEW_LONG_MOVES", cls.long_moves),
+            nice=_count(env, "GAME2048_REVIEW_NICE", cls.nice),
+        )
+
+
+def _count(env: dict[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit():
+        raise SystemExit(f"{name} must be a whole number, got {text!r}")
+    return int(text)

@@ -44,3 +44,32 @@ class SecretRow(Base):
 
     name: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(String(128))
+
+
+class ReviewRow(Base):
+    """The solver's review of one finished game: queued, running, done or failed (``server/reviews.py``)."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    status: Mapped[str] = mapped_column(String(8))
+    preset: Mapped[str] = mapped_column(String(8))
+    #: Who asked first (the client address), for the per-client limit on waiting reviews.
+    client: Mapped[str] = mapped_column(String(64))
+    #: Moves to grade, and how many are graded so far.
+    total: Mapped[int] = mapped_column(Integer)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The process that claimed the review, and when it last showed it is still at work.
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The review as JSON text (``game2048.solver.review``'s dict), once done.
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+    __table_args__ = (
+        Index("ix_reviews_queue", "status", "requested_at"),
+        Index("ix_reviews_client", "client", "status"),
+    )
