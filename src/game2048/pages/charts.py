@@ -80,6 +80,11 @@ def bar_chart(
     chart.x_labels = list(x_labels)
     for name, values in series:
         chart.add(name, list(values))
+    return _svg(chart, title)
+
+
+def _svg(chart, title: str) -> Markup:  # type: ignore[no-untyped-def]
+    """The chart as inline SVG without pygal's scripts and comments, labelled for screen readers."""
     svg = chart.render(is_unicode=True)
     svg = _COMMENT.sub("", _SCRIPT.sub("", svg))
     return Markup(svg.replace("<svg ", f'<svg role="img" aria-label="{_attr(title)}" ', 1))
@@ -87,3 +92,50 @@ def bar_chart(
 
 def _attr(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+
+
+def line_chart(
+    title: str,
+    x_labels: Sequence[str],
+    series: Sequence[tuple[str, Sequence[float | None], bool]],
+    *,
+    y_range: tuple[float, float] | None = None,
+    x_title: str = "",
+    y_title: str = "",
+    major_labels: int = 8,
+) -> Markup:
+    """A line chart, one series per ``(name, values, line)``; ``line=False`` draws dots only.
+
+    ``None`` leaves a gap. About ``major_labels`` of the x labels are shown.
+    """
+    import pygal
+
+    chart = pygal.Line(
+        style=_style(),
+        js=[],
+        disable_xml_declaration=True,
+        width=760,
+        height=340,
+        title=title,
+        x_title=x_title or None,
+        y_title=y_title or None,
+        legend_at_bottom=True,
+        show_legend=len(series) > 1,
+        legend_at_bottom_columns=min(len(series), 2) or 1,
+        show_dots=False,
+        show_y_guides=True,
+        show_minor_x_labels=False,
+        x_labels_major_every=max(1, len(x_labels) // major_labels),
+        truncate_label=-1,
+        truncate_legend=-1,
+        range=y_range,
+        value_formatter=lambda v: f"{v:,.0f}",
+        margin=12,
+    )
+    chart.x_labels = list(x_labels)
+    for name, values, line in series:
+        if line:
+            chart.add(name, list(values))
+        else:
+            chart.add(name, list(values), stroke=False, show_dots=True, dots_size=4)
+    return _svg(chart, title)

@@ -15,7 +15,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import sessionmaker
 from starlette.exceptions import HTTPException
 
-from . import api, views
+from . import api, review_routes, views
 from .bodylimit import BodyLimit
 from .cache import AnswerCache
 from .config import Settings
@@ -82,6 +82,7 @@ def create_app(settings: Settings) -> FastAPI:
     _error_handlers(app)
     app.include_router(api.router)
     app.include_router(views.router)
+    app.include_router(review_routes.router)
     try:
         from ..pages import router as pages_router
     except ImportError:  # the content pages are optional

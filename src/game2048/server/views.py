@@ -21,6 +21,7 @@ from ..record import replay
 from ..rules import SIZES
 from . import games
 from .games import MODES, ClientError
+from .review_texts import TEXTS as REVIEW_TEXTS
 
 router = APIRouter(include_in_schema=False)
 
@@ -182,7 +183,8 @@ def _context(request: Request, active: str) -> dict[str, Any]:
                                "languages": [], "active": active}
     else:
         ctx = page_context(request, active)
-    ctx["t"] = {**ctx["t"], **TEXTS.get(ctx["lang"], TEXTS["en"])}
+    lang = ctx["lang"]
+    ctx["t"] = {**ctx["t"], **TEXTS.get(lang, TEXTS["en"]), **REVIEW_TEXTS.get(lang, REVIEW_TEXTS["en"])}
     return ctx
 
 

@@ -1,0 +1,222 @@
+"""GET /api/games/{id}/review and the page /games/{id}/review: the solver's review of a finished game.
+
+Both ask ``reviews.request_review`` (which queues the review the first time)
+after ``games.get_record`` has said the game is public; the router's lifespan
+runs this process's review workers.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Path, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from markupsafe import Markup
+from pydantic import BaseModel, Field
+from sqlalchemy.orm import Session
+
+from ..rules import UNDO_LETTER
+from ..solver.review import CLASSES
+from . import games, reviews
+from .api import ERRORS, ErrorOut, session
+from .games import ClientError, Record
+from .views import MAX_FRAMES, _context, _render, frames
+
+
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    queue = reviews.ReviewQueue(app.state.sessions, app.state.settings.reviews)
+    app.state.reviews = queue
+    queue.start()
+    try:
+        yield
+    finally:
+        import anyio.to_thread
+
+        await anyio.to_thread.run_sync(queue.stop)
+
+
+router = APIRouter(lifespan=_lifespan)
+
+Db = Annotated[Session, Depends(session)]
+GameId = Annotated[str, Path(max_length=64)]
+Direction = Literal["up", "down", "left", "right"]
+Class = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+
+
+class MoveOut(BaseModel):
+    n: int = Field(description="1-based position of the move's letter in the log (undos count).")
+    played: Direction
+    best: Direction = Field(description="The solver's move; equal to played when the played move is as good.")
+    loss: float = Field(ge=0, description="0 exactly when played == best; see docs/review.md.")
+    class_: Class = Field(alias="class")
+
+
+class ReviewOut(BaseModel):
+    size: int
+    seed: int
+    preset: str
+    accuracy: float = Field(ge=0, le=100)
+    counts: dict[Class, int]
+    moves: list[MoveOut] = Field(description="One entry per U D L R letter of the log, in order.")
+
+
+class PendingOut(BaseModel):
+    status: Literal["pending"]
+    done: int = Field(description="Moves graded so far.")
+    total: int = Field(description="Moves to grade.")
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _lookup(request: Request, db: Session, game_id: str) -> tuple[Record, Any]:
+    """The game's record and its review row (queued now if new), or ClientError."""
+    record = games.get_record(db, game_id)
+    row = reviews.request_review(db, record, _client(request), request.app.state.settings.reviews)
+    if row.status in ("queued", "running"):
+        queue = getattr(request.app.state, "reviews", None)
+        if queue is not None:
+            queue.wake()
+    return record, row
+
+
+@router.get(
+    "/api/games/{game_id}/review",
+    response_model=ReviewOut,
+    responses={202: {"model": PendingOut, "description": "The review is queued or running: ask again."},
+               500: {"model": ErrorOut}, 503: {"model": ErrorOut}, **ERRORS},
+)
+def get_review(game_id: GameId, request: Request, db: Db) -> Response:
+    """The solver's review of a finished, public game: every move graded (docs/review.md).
+
+    The first request queues the review; until it is made the answer is 202
+    ``{"status": "pending", "done", "total"}``. A client may have a few
+    reviews waiting at once (429 beyond).
+    """
+    _, row = _lookup(request, db, game_id)
+    if row.status == "done":
+        return Response(row.result, media_type="application/json")
+    if row.status == "failed":
+        return JSONResponse({"error": f"the review of this game could not be made: {row.error}"}, 500)
+    return JSONResponse({"status": "pending", "done": row.done, "total": row.total}, 202)
+
+
+#: Moves listed (and their boards sent) for a game too long to step through.
+WORST_SHOWN = 100
+#: Points on the chart at most: longer games are drawn in buckets.
+CHART_POINTS = 400
+#: Notation-style marks, so that a class is not told by colour alone.
+MARKS = {"best": "★", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+
+
+@router.get("/games/{game_id}/review", response_class=HTMLResponse, include_in_schema=False)
+def review_page(request: Request, game_id: str) -> HTMLResponse:
+    """The review page: accuracy, counts, a chart, and every move on the board with the better one."""
+    with request.app.state.sessions() as db:
+        try:
+            record, row = _lookup(request, db, game_id[:64])
+        except ClientError as exc:
+            if exc.status == 404:
+                return _render(request, "game_missing.html", "leaderboard", status_code=404)
+            return _render(request, "review.html", "leaderboard", status_code=exc.status, record=None,
+                           refused="busy" if exc.status == 429 else "full")
+    if row.status != "done":
+        return _render(request, "review.html", "leaderboard", record=record, status=row.status,
+                       done=row.done, total=row.total, status_code=500 if row.status == "failed" else 200)
+    result = json.loads(row.result)
+    return _render(request, "review.html", "leaderboard", record=record, status="done", review=result,
+                   classes=CLASSES, marks=MARKS, arrows=ARROWS, **_page_data(request, record, result))
+
+
+def _page_data(request: Request, record: Record, result: dict[str, Any]) -> dict[str, Any]:
+    """The chart, the moves listed, and the JSON the page's script steps through."""
+    from ..solver.review import move_accuracy, worst
+
+    t = _context(request, "leaderboard")["t"]
+    moves = result["moves"]
+    undone = _undone(record.log)
+    stepper = len(record.log) <= MAX_FRAMES
+    listed = moves if stepper else sorted(worst(moves, WORST_SHOWN), key=lambda m: m["n"])
+    shown = [{**m, "undone": m["n"] in undone} for m in listed]
+    if stepper:
+        after = frames(record.size, record.seed, record.log)
+        boards = [after[m["n"] - 1]["b"] for m in shown]
+    else:
+        before = _boards(record, shown)
+        boards = [before[m["n"]] for m in shown]
+    words = {key: t[key] for key in ("status", "undone", "board_label")}
+    words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
+    data = {"size": record.size, "moves": shown, "boards": boards, "t": words}
+    return {
+        "stepper": stepper,
+        "shown": shown,
+        # "</" would end the script element early; JSON allows the escaped slash
+        "data_json": json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
+        "chart": _chart(t, [move_accuracy(m["loss"]) for m in moves], moves),
+    }
+
+
+def _undone(log: str) -> set[int]:
+    """The 1-based positions of the moves in ``log`` that a later undo took back.
+
+    >>> sorted(_undone("LRZZUD"))
+    [1, 2]
+    """
+    stack: list[int] = []
+    taken: set[int] = set()
+    for i, letter in enumerate(log, start=1):
+        if letter == UNDO_LETTER:
+            taken.add(stack.pop())
+        else:
+            stack.append(i)
+    return taken
+
+
+def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]:
+    """The flat board before each of the ``shown`` moves, replaying once."""
+    from ..game import Game
+    from ..rules import DIRECTION_OF_LETTER
+
+    wanted = {m["n"] for m in shown}
+    game = Game(record.size, record.seed)
+    out: dict[int, list[int]] = {}
+    for i, letter in enumerate(record.log, start=1):
+        if i in wanted:
+            out[i] = [v for row in game.board for v in row]
+        if letter in DIRECTION_OF_LETTER:
+            game.move(DIRECTION_OF_LETTER[letter])
+        else:
+            game.undo()
+    return out
+
+
+def _chart(t: dict[str, str], accuracies: list[float], moves: list[dict[str, Any]]) -> Markup | None:
+    """Smoothed accuracy along the game and its mistakes and blunders, at most ``CHART_POINTS`` points."""
+    from ..pages.charts import line_chart
+
+    count = len(moves)
+    if not count:
+        return None
+    bucket = -(-count // CHART_POINTS)
+    window = max(5, count // 40)
+    prefix = [0.0]
+    for a in accuracies:
+        prefix.append(prefix[-1] + a)
+    labels, line, dots = [], [], []
+    for start in range(0, count, bucket):
+        stop = min(start + bucket, count)
+        mid = (start + stop - 1) // 2
+        lo, hi = max(0, mid - window // 2), min(count, mid + window // 2 + 1)
+        labels.append(str(moves[mid]["n"]))
+        line.append(round((prefix[hi] - prefix[lo]) / (hi - lo), 1))
+        bad = [accuracies[i] for i in range(start, stop) if moves[i]["class"] in ("mistake", "blunder")]
+        dots.append(round(min(bad), 1) if bad else None)
+    series = [(t["chart_line"], line, True), (t["chart_dots"], dots, False)]
+    return line_chart(t["chart_title"], labels, series, y_range=(0, 100), x_title=t["chart_x"],
+                      y_title=t["chart_y"])

@@ -1,0 +1,152 @@
+// The review page: step through the graded moves on the game's own board,
+// with the solver's best move and the played one shown as arrows; or, while
+// the review is still being made, wait for it. The data comes from
+// <script type="application/json" id="review-data"> (no inline script).
+import { BoardView } from './board_view.js';
+
+export const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
+const BAD = new Set(['mistake', 'blunder']);
+const POLL_MS = 2000;
+
+/** The index of the next (step 1) or previous (step -1) mistake or blunder after `at`, or -1. */
+export function findMistake(moves, at, step) {
+  for (let i = at + step; i >= 0 && i < moves.length; i += step) {
+    if (BAD.has(moves[i].class)) return i;
+  }
+  return -1;
+}
+
+/** The sentence that says what move `i` of `moves` was, from the page's words `t`. */
+export function describe(t, moves, i) {
+  const m = moves[i];
+  const fill = { n: m.n, i: i + 1, count: moves.length, played: t[m.played], best: t[m.best],
+    class: t[m.class], loss: m.loss.toPrecision(2) };
+  const text = t.status.replace(/\{(\w+)\}/g, (all, key) => (key in fill ? fill[key] : all));
+  return m.undone ? `${text} ${t.undone}` : text;
+}
+
+/** What a key does on the page: a step name, or null. `rtl` swaps the arrow keys. */
+export function keyAction(event, rtl = false) {
+  if (event.altKey || event.ctrlKey || event.metaKey) return null;
+  const back = rtl ? 'ArrowRight' : 'ArrowLeft';
+  const forward = rtl ? 'ArrowLeft' : 'ArrowRight';
+  switch (event.key) {
+    case back: return 'back';
+    case forward: return 'forward';
+    case 'Home': return 'first';
+    case 'End': return 'last';
+    case 'n': case 'N': return 'next-mistake';
+    case 'p': case 'P': return 'prev-mistake';
+    default: return null;
+  }
+}
+
+class Stepper {
+  constructor(doc, data) {
+    this.doc = doc;
+    this.data = data;
+    this.moves = data.moves;
+    this.at = 0;
+    this.board = doc.querySelector('[data-testid="board"]');
+    this.view = new BoardView(this.board, { reducedMotion: () => true });
+    this.best = doc.querySelector('[data-testid="best-arrow"]');
+    this.played = doc.querySelector('[data-testid="played-arrow"]');
+    this.status = doc.getElementById('review-status');
+    this.buttons = [...doc.querySelectorAll('ol.moves button[data-i]')];
+  }
+
+  start() {
+    this.doc.querySelectorAll('[data-step]').forEach((b) => {
+      b.addEventListener('click', () => this.step(b.dataset.step));
+    });
+    this.buttons.forEach((b) => b.addEventListener('click', () => this.go(Number(b.dataset.i))));
+    this.doc.addEventListener('keydown', (event) => {
+      if (event.target.closest?.('input, textarea, select, [contenteditable="true"]')) return;
+      const action = keyAction(event, this.doc.documentElement.dir === 'rtl');
+      if (action && this.step(action) !== false) event.preventDefault();
+    });
+    this.go(0, false);
+  }
+
+  step(action) {
+    const last = this.moves.length - 1;
+    const target = {
+      first: 0,
+      back: this.at - 1,
+      forward: this.at + 1,
+      last,
+      'next-mistake': findMistake(this.moves, this.at, 1),
+      'prev-mistake': findMistake(this.moves, this.at, -1),
+    }[action];
+    if (target === undefined || target < 0 || target > last) return false;
+    this.go(target);
+    return true;
+  }
+
+  go(i, scroll = true) {
+    this.at = i;
+    const m = this.moves[i];
+    this.view.reset(this.data.size, this.data.boards[i]);
+    this.board.setAttribute('aria-label', this.data.t.board_label.replace('{n}', m.n));
+    this.#arrow(this.best, m.best, false);
+    this.#arrow(this.played, m.played, m.played === m.best);
+    this.played.dataset.class = m.class;
+    this.status.textContent = describe(this.data.t, this.moves, i);
+    this.buttons.forEach((b) => b.removeAttribute('aria-current'));
+    const button = this.buttons[i];
+    if (button) {
+      button.setAttribute('aria-current', 'step');
+      if (scroll) button.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    }
+    this.doc.querySelectorAll('[data-step]').forEach((b) => {
+      const s = b.dataset.step;
+      b.disabled = (s === 'first' || s === 'back') ? i === 0
+        : (s === 'forward' || s === 'last') ? i === this.moves.length - 1
+          : findMistake(this.moves, i, s === 'next-mistake' ? 1 : -1) < 0;
+    });
+  }
+
+  #arrow(el, direction, hide) {
+    el.hidden = hide;
+    el.dataset.dir = direction;
+    el.textContent = ARROWS[direction];
+  }
+}
+
+function waitForReview(doc, box, win) {
+  const bar = doc.getElementById('review-bar');
+  const words = doc.getElementById('review-progress');
+  const ask = async () => {
+    let answer;
+    try {
+      answer = await win.fetch(`/api/games/${encodeURIComponent(box.dataset.game)}/review`,
+        { headers: { Accept: 'application/json' } });
+    } catch {
+      win.setTimeout(ask, POLL_MS * 3);  // offline for a moment: ask again later
+      return;
+    }
+    if (answer.status === 200) {
+      win.location.reload();
+    } else if (answer.status === 202) {
+      const { done, total } = await answer.json();
+      if (bar) { bar.max = Math.max(total, 1); bar.value = done; }
+      if (words) words.textContent = words.dataset.template.replace('{done}', done).replace('{total}', total);
+      win.setTimeout(ask, POLL_MS);
+    } else {
+      box.replaceChildren(Object.assign(doc.createElement('p'), { textContent: box.dataset.failed }));
+    }
+  };
+  win.setTimeout(ask, POLL_MS);
+}
+
+export function main(doc = document, win = window) {
+  const data = doc.getElementById('review-data');
+  if (data) {
+    new Stepper(doc, JSON.parse(data.textContent)).start();
+    return;
+  }
+  const box = doc.getElementById('review-pending');
+  if (box && box.dataset.status !== 'failed') waitForReview(doc, box, win);
+}
+
+if (typeof document !== 'undefined') main();

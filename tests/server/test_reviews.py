@@ -1,0 +1,286 @@
+"""Reviews on the server: queued once, made in the background, stored; only for public games; a
+per-client limit; claims that two workers never share; the review page in four languages."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+
+from game2048.server import create_app, review_routes, reviews
+from game2048.server.config import ReviewSettings
+from game2048.server.models import ReviewRow
+from game2048.solver import review
+
+from .conftest import Api
+
+
+def no_workers(settings, **changes):  # type: ignore[no-untyped-def]
+    """Settings whose server queues reviews but makes none (the test makes them)."""
+    return replace(settings, reviews=ReviewSettings(workers=0, **changes))
+
+
+@pytest.fixture
+def queued_app(settings):  # type: ignore[no-untyped-def]
+    app = create_app(no_workers(settings, per_client=10))
+    yield app
+    app.state.engine.dispose()
+
+
+@pytest.fixture
+def qapi(queued_app) -> Api:  # type: ignore[no-untyped-def]
+    with TestClient(queued_app) as c:
+        yield Api(c)
+
+
+def make_all(app) -> int:  # type: ignore[no-untyped-def]
+    """Make every queued review here, in threads of this process; how many were made."""
+    queue = reviews.ReviewQueue(app.state.sessions, ReviewSettings(workers=1),
+                                executor=lambda: ThreadPoolExecutor(1))
+    made = 0
+    while queue.work_once():
+        made += 1
+    queue.stop()
+    return made
+
+
+def rows(app) -> list[ReviewRow]:  # type: ignore[no-untyped-def]
+    with app.state.sessions() as s:
+        return list(s.query(ReviewRow).all())
+
+
+def test_a_review_is_pending_then_served_and_stored_once(api: Api, app):  # type: ignore[no-untyped-def]
+    """Through the real background queue: a review process grades the game."""
+    issued, game, done = api.honest(4, moves=60)
+    assert done.status_code == 200
+    first = api.client.get(f"/api/games/{issued['id']}/review")
+    assert first.status_code == 202
+    assert first.json() == {"status": "pending", "done": 0, "total": 60}
+    deadline = time.monotonic() + 240
+    answer = first
+    while answer.status_code == 202 and time.monotonic() < deadline:
+        time.sleep(0.5)
+        answer = api.client.get(f"/api/games/{issued['id']}/review")
+    assert answer.status_code == 200, answer.text
+    assert answer.json() == review(4, issued["seed"], game.log)
+    again = api.client.get(f"/api/games/{issued['id']}/review")
+    assert again.status_code == 200 and again.content == answer.content
+    (row,) = rows(app)
+    assert (row.status, row.attempts, row.done, row.total) == ("done", 1, 60, 60)
+
+
+def test_pending_answers_count_progress_and_the_review_is_made_once(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
+    issued, game, _ = qapi.honest(3, moves=25)
+    for _ in range(3):
+        r = qapi.client.get(f"/api/games/{issued['id']}/review")
+        assert r.status_code == 202 and r.json() == {"status": "pending", "done": 0, "total": 25}
+    assert len(rows(queued_app)) == 1
+    assert make_all(queued_app) == 1
+    assert make_all(queued_app) == 0  # nothing left: it is never made twice
+    r = qapi.client.get(f"/api/games/{issued['id']}/review")
+    assert r.status_code == 200 and r.json() == review(3, issued["seed"], game.log)
+
+
+def test_only_finished_public_games_are_reviewed(qapi: Api, queued_app, monkeypatch):  # type: ignore[no-untyped-def]
+    started = qapi.start(4)
+    assert qapi.client.get(f"/api/games/{started['id']}/review").status_code == 404
+    assert qapi.client.get("/api/games/nosuchgame/review").json() == {
+        "error": "there is no finished game 'nosuchgame'"}
+    assert qapi.client.get(f"/games/{started['id']}/review").status_code == 404
+    # games.get_record alone decides what is public: a game it hides has no review either
+    issued, _, _ = qapi.honest(4, moves=10)
+
+    def hidden(session, game_id):  # type: ignore[no-untyped-def]
+        raise reviews.ClientError(404, f"there is no finished game {game_id!r}")
+
+    monkeypatch.setattr(review_routes.games, "get_record", hidden)
+    assert qapi.client.get(f"/api/games/{issued['id']}/review").status_code == 404
+    assert qapi.client.get(f"/games/{issued['id']}/review").status_code == 404
+    assert rows(queued_app) == []
+
+
+def test_a_client_may_have_only_a_few_reviews_waiting(settings):  # type: ignore[no-untyped-def]
+    app = create_app(no_workers(settings, per_client=2))
+    with TestClient(app) as c:
+        api = Api(c)
+        ids = [api.honest(4, moves=5)[0]["id"] for _ in range(4)]
+        assert [c.get(f"/api/games/{i}/review").status_code for i in ids[:2]] == [202, 202]
+        refused = c.get(f"/api/games/{ids[2]}/review")
+        assert refused.status_code == 429 and refused.headers["Retry-After"]
+        assert "2 reviews waiting" in refused.json()["error"]
+        assert c.get(f"/games/{ids[2]}/review").status_code == 429
+        assert c.get(f"/api/games/{ids[0]}/review").status_code == 202  # asking again costs nothing
+        assert len(rows(app)) == 2
+        # another client is not held back by this one's queue
+        with app.state.sessions() as s:
+            record = reviews.get_record(s, ids[2])
+            other = reviews.request_review(s, record, "198.51.100.7", ReviewSettings(per_client=2))
+            assert other.status == "queued"
+        # once its reviews are made, the client may ask for more
+        assert c.get(f"/api/games/{ids[3]}/review").status_code == 429
+        make_all(app)
+        assert c.get(f"/api/games/{ids[0]}/review").status_code == 200
+        assert c.get(f"/api/games/{ids[3]}/review").status_code == 202
+    app.state.engine.dispose()
+
+
+def test_a_full_queue_refuses_new_reviews_for_a_while(settings):  # type: ignore[no-untyped-def]
+    app = create_app(no_workers(settings, queue=1))
+    with TestClient(app) as c:
+        api = Api(c)
+        a, b = (api.honest(3, moves=5)[0]["id"] for _ in range(2))
+        assert c.get(f"/api/games/{a}/review").status_code == 202
+        full = c.get(f"/api/games/{b}/review")
+        assert full.status_code == 503 and "queue is full" in full.json()["error"]
+    app.state.engine.dispose()
+
+
+def test_two_workers_never_claim_the_same_review(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
+    ids = [qapi.honest(3, moves=5)[0]["id"] for _ in range(4)]
+    for i in ids:
+        assert qapi.client.get(f"/api/games/{i}/review").status_code == 202
+    claimed: list[str] = []
+    lock = threading.Lock()
+
+    def worker(name: str) -> None:
+        with queued_app.state.sessions() as s:
+            while (job := reviews.claim(s, name)) is not None:
+                with lock:
+                    claimed.append(job.game_id)
+
+    threads = [threading.Thread(target=worker, args=(f"w{k}",)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(claimed) == sorted(ids)  # each exactly once
+    assert all(r.status == "running" and r.attempts == 1 for r in rows(queued_app))
+
+
+def test_a_review_whose_worker_died_is_queued_again_then_given_up(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
+    issued, _, _ = qapi.honest(3, moves=5)
+    qapi.client.get(f"/api/games/{issued['id']}/review")
+    t0 = datetime.now(UTC)
+    with queued_app.state.sessions() as s:
+        for attempt in range(1, reviews.MAX_ATTEMPTS + 1):
+            now = t0 + attempt * (reviews.LEASE + timedelta(seconds=1))
+            assert reviews.claim(s, f"dead{attempt}", now) is not None
+            assert reviews.requeue_stale(s, now) == 0  # still fresh
+            later = now + reviews.LEASE + timedelta(seconds=1)
+            assert reviews.requeue_stale(s, later) == 1
+            # the worker that lost it can no longer write it
+            assert not reviews.report(s, issued["id"], f"dead{attempt}", 3, later)
+        (row,) = s.query(ReviewRow).all()
+        assert row.status == "failed" and "stopped" in row.error
+    r = qapi.client.get(f"/api/games/{issued['id']}/review")
+    assert r.status_code == 500 and "could not be made" in r.json()["error"]
+
+
+def test_a_worker_stopping_puts_its_review_back(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
+    issued, _, _ = qapi.honest(3, moves=5)
+    qapi.client.get(f"/api/games/{issued['id']}/review")
+    with queued_app.state.sessions() as s:
+        assert reviews.claim(s, "w") is not None
+        assert reviews.release(s, issued["id"], "w")
+        (row,) = s.query(ReviewRow).all()
+        s.refresh(row)
+        assert (row.status, row.attempts, row.worker) == ("queued", 0, None)
+
+
+def test_long_games_are_reviewed_with_the_fast_preset(settings):  # type: ignore[no-untyped-def]
+    app = create_app(no_workers(settings, long_moves=30))
+    with TestClient(app) as c:
+        api = Api(c)
+        short, long_ = api.honest(4, moves=30)[0]["id"], api.honest(4, moves=31)[0]["id"]
+        c.get(f"/api/games/{short}/review")
+        c.get(f"/api/games/{long_}/review")
+        make_all(app)
+        assert c.get(f"/api/games/{short}/review").json()["preset"] == "normal"
+        assert c.get(f"/api/games/{long_}/review").json()["preset"] == "fast"
+    app.state.engine.dispose()
+
+
+def test_pieces_cover_the_log_once():
+    for n in (0, 1, 199, 200, 4001, 50_000):
+        cut = reviews.pieces("L" * n)
+        assert cut[0][0] == 0 and cut[-1][1] == n
+        assert all(a[1] == b[0] for a, b in itertools.pairwise(cut))
+        assert len(cut) <= 26
+
+
+# -- the page -----------------------------------------------------------------------------------
+
+SCRIPT = re.compile(r"<script\b([^>]*)>", re.S)
+
+
+def assert_no_inline_script(html: str) -> None:
+    """Only data blocks and module files: the page works under a CSP without 'unsafe-inline' scripts."""
+    for attrs in SCRIPT.findall(html):
+        assert 'type="application/json"' in attrs or ('src="' in attrs and 'type="module"' in attrs), attrs
+    assert not re.search(r"<[^>]*\son[a-z]+\s*=", html), "an inline event handler"
+
+
+def test_the_page_waits_while_the_review_is_made(qapi: Api):
+    issued, _, _ = qapi.honest(4, moves=12)
+    page = qapi.client.get(f"/games/{issued['id']}/review")
+    assert page.status_code == 200
+    assert 'id="review-pending"' in page.text and "<progress" in page.text
+    assert "0 of 12 moves graded" in page.text
+    assert_no_inline_script(page.text)
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
+def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued_app, lang: str):
+    issued, game, _ = qapi.honest(4, moves=40)
+    game.undo()
+    qapi.client.get(f"/games/{issued['id']}/review")
+    make_all(queued_app)
+    page = qapi.client.get(f"/games/{issued['id']}/review?lang={lang}")
+    assert page.status_code == 200
+    html = page.text
+    result = qapi.client.get(f"/api/games/{issued['id']}/review").json()
+    assert f'data-testid="accuracy">{result["accuracy"]:.1f}<' in html
+    assert html.count("<svg") == 1 and 'role="img"' in html
+    assert html.count('class="move c-') == len(result["moves"]) == 40
+    data = json.loads(re.search(r'id="review-data">(.*?)</script>', html, re.S).group(1))
+    assert [m["n"] for m in data["moves"]] == [m["n"] for m in result["moves"]]
+    assert len(data["boards"]) == 40 and all(len(b) == 16 for b in data["boards"])
+    assert f'lang="{lang}"' in html and (('dir="rtl"' in html) == (lang == "he"))
+    from game2048.server.review_texts import TEXTS
+
+    assert TEXTS[lang]["accuracy"] in html and TEXTS[lang]["next_mistake"] in html
+    assert_no_inline_script(html)
+
+
+def test_a_long_game_lists_its_worst_moves(qapi: Api, queued_app, monkeypatch):  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(review_routes, "MAX_FRAMES", 20)
+    monkeypatch.setattr(review_routes, "WORST_SHOWN", 7)
+    issued, game, _ = qapi.honest(4, moves=40)
+    qapi.client.get(f"/api/games/{issued['id']}/review")
+    make_all(queued_app)
+    html = qapi.client.get(f"/games/{issued['id']}/review").text
+    data = json.loads(re.search(r'id="review-data">(.*?)</script>', html, re.S).group(1))
+    assert len(data["moves"]) == 7 == html.count('class="move c-')
+    ns = [m["n"] for m in data["moves"]]
+    assert ns == sorted(ns)
+    from game2048 import Game
+
+    first = Game(4, issued["seed"])
+    for letter in game.log[: ns[0] - 1]:
+        first.move(letter)
+    assert data["boards"][0] == [v for row in first.board for v in row]
+
+
+def test_the_game_page_and_the_leaderboard_link_to_the_review(api: Api):
+    issued, _, _ = api.honest(4, moves=30)
+    link = f'href="/games/{issued["id"]}/review"'
+    assert link in api.client.get(f"/games/{issued['id']}").text
+    assert link in api.client.get("/leaderboard?size=4").text
