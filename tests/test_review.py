@@ -101,9 +101,11 @@ def test_classes_rise_with_the_loss():
     assert move_accuracy(bounds[0]) > move_accuracy(bounds[-1]) > 0
 
 
-def test_board_weight_counts_each_tile_in_its_row_and_its_column():
-    assert board_weight([[2, 0, 0], [0, 0, 0], [0, 0, 4]]) == 2 * 47 * (1 + 16)
-    assert board_weight([[1024] + [0] * 3] + [[0] * 4] * 3) == 2 * 47 * 10**4
+def test_board_weight_counts_each_cell_in_its_row_and_its_column():
+    assert board_weight([[2, 0, 0], [0, 0, 0], [0, 0, 4]]) == 2 * (47 * (1 + 16) + 270 * 7)
+    assert board_weight([[1024] + [0] * 3] + [[0] * 4] * 3) == 2 * (47 * 10**4 + 270 * 15)
+    full = [[2, 4], [8, 16]] * 1
+    assert board_weight([row * 2 for row in full] * 2) == 2 * 47 * 4 * (1 + 16 + 81 + 256)
 
 
 def test_a_bad_record_is_refused_before_any_search():

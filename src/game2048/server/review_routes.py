@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
 from ..rules import UNDO_LETTER
-from ..solver.review import CLASSES
+from ..solver.review import ARROWS, CLASSES
 from . import games, reviews
 from .api import ERRORS, ErrorOut, session
 from .games import ClientError, Record
@@ -112,7 +112,6 @@ WORST_SHOWN = 100
 CHART_POINTS = 400
 #: Notation-style marks, so that a class is not told by colour alone.
 MARKS = {"best": "★", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
-ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 
 
 @router.get("/games/{game_id}/review", response_class=HTMLResponse, include_in_schema=False)
@@ -152,7 +151,7 @@ def _page_data(request: Request, record: Record, result: dict[str, Any]) -> dict
         boards = [before[m["n"]] for m in shown]
     words = {key: t[key] for key in ("status", "undone", "board_label")}
     words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
-    data = {"size": record.size, "moves": shown, "boards": boards, "t": words}
+    data = {"size": record.size, "moves": shown, "boards": boards, "t": words, "arrows": ARROWS}
     return {
         "stepper": stepper,
         "shown": shown,

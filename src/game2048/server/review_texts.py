@@ -21,8 +21,9 @@ TEXTS: dict[str, dict[str, str]] = {
         "preset_note": "Graded by the built-in solver ({preset} preset), move by move, "
                        "undone moves included.",
         "how": "A move the solver would have played scores 100. The loss of any other move is how much lower "
-               "the solver values it than its best move, as a share of what the tiles on the board weigh; "
-               "the larger the loss, the lower the move scores. The accuracy is the average over all moves.",
+               "the solver values it than its best move, as a share of what is at stake on the board "
+               "(the order of its tiles and its free cells); the larger the loss, the lower the move scores. "
+               "The accuracy is the average over all moves.",
         "chart_title": "Accuracy along the game",
         "chart_x": "Move",
         "chart_y": "Accuracy",
@@ -68,7 +69,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "counts_label": "מהלכים לפי סוג",
         "preset_note": "הפותר המובנה (הגדרה {preset}) דירג כל מהלך, כולל מהלכים שבוטלו.",
         "how": "מהלך שהפותר היה משחק מקבל 100. ההפסד של כל מהלך אחר הוא בכמה הפותר מעריך אותו פחות "
-               "מהמהלך הטוב ביותר, כחלק ממשקל האריחים שעל הלוח; ככל שההפסד גדול יותר, הציון נמוך יותר. "
+               "מהמהלך הטוב ביותר, כחלק ממה שמונח על הכף בלוח (סדר האריחים והמשבצות הפנויות); "
+               "ככל שההפסד גדול יותר, הציון נמוך יותר. "
                "הדיוק הוא הממוצע על פני כל המהלכים.",
         "chart_title": "הדיוק לאורך המשחק",
         "chart_x": "מהלך",
@@ -115,7 +117,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "counts_label": "Ходы по оценке",
         "preset_note": "Оценку каждому ходу, включая отменённые, дал встроенный решатель (режим {preset}).",
         "how": "Ход, который сделал бы решатель, получает 100. Потеря любого другого хода — насколько "
-               "решатель оценивает его ниже лучшего хода, в долях от веса плиток на доске; чем больше "
+               "решатель оценивает его ниже лучшего хода, в долях от того, что стоит на кону на доске "
+               "(порядок плиток и свободные клетки); чем больше "
                "потеря, тем ниже оценка хода. Точность — среднее по всем ходам.",
         "chart_title": "Точность по ходу партии",
         "chart_x": "Ход",
@@ -162,7 +165,8 @@ TEXTS: dict[str, dict[str, str]] = {
         "counts_label": "จำนวนตาแยกตามระดับ",
         "preset_note": "ตัวแก้เกมในตัว (ระดับ {preset}) ให้คะแนนทุกตา รวมถึงตาที่ถูกย้อนกลับ",
         "how": "ตาที่ตัวแก้เกมจะเดินเองได้ 100 คะแนน ส่วนที่เสียของตาอื่นคือค่าที่ตัวแก้เกมประเมินว่าต่ำกว่าตาที่ดีที่สุด "
-               "เทียบกับน้ำหนักของไทล์บนกระดาน ยิ่งเสียมาก คะแนนของตานั้นยิ่งต่ำ ความแม่นยำคือค่าเฉลี่ยของทุกตา",
+               "เทียบกับสิ่งที่เป็นเดิมพันบนกระดาน (ลำดับของไทล์และช่องว่าง) "
+               "ยิ่งเสียมาก คะแนนของตานั้นยิ่งต่ำ ความแม่นยำคือค่าเฉลี่ยของทุกตา",
         "chart_title": "ความแม่นยำตลอดเกม",
         "chart_x": "ตาที่",
         "chart_y": "ความแม่นยำ",

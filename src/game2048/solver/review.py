@@ -32,10 +32,13 @@ CLASSES: tuple[Class, ...] = ("best", "good", "inaccuracy", "mistake", "blunder"
 #: The loss at which each class begins (a move with a smaller loss is in the
 #: class before). Chosen by ``bench/review_calibration.py`` from the losses of
 #: solver, corner-method, greedy and random games; see ``docs/review.md``.
-THRESHOLDS: dict[Class, float] = {"inaccuracy": 0.01, "mistake": 0.03, "blunder": 0.2}
+THRESHOLDS: dict[Class, float] = {"inaccuracy": 0.01, "mistake": 0.02, "blunder": 0.2}
 
 #: A move's accuracy is ``100 * exp(-loss / ACCURACY_SCALE)``; the game's is the mean.
 ACCURACY_SCALE = 0.02
+
+#: How a review shows a direction (the command's report and the review page).
+ARROWS: dict[str, str] = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 
 #: The default review preset.
 DEFAULT_PRESET = "normal"
@@ -44,22 +47,25 @@ Progress = Callable[[int, int], None]
 
 
 def board_weight(board: Sequence[Sequence[int]]) -> float:
-    """What the tiles of ``board`` weigh in the solver's evaluation: the unit of loss there.
+    """What the solver's evaluation puts at stake on ``board``: the unit of loss there.
 
-    The evaluation's ordering term charges ``monotonicity * e ** power`` per
-    step of exponent ``e`` along every row and column, so the weight of the
-    board is that charge summed over every tile, once for its row and once for
-    its column. A careless move costs the evaluation in proportion to the
-    tiles it puts out of order, so dividing by this weight makes an early
-    slip with small tiles and a late one with big tiles (and slips on
-    different board sizes) comparable.
+    Two terms of the evaluation change from move to move: order (it charges
+    ``monotonicity * e ** power`` per step of exponent ``e`` along every row
+    and column) and room (``empty`` per empty cell of every row and column).
+    The weight of the board is their full size: every tile's order charge
+    plus every empty cell's credit, each counted once for its row and once
+    for its column. A careless move costs the evaluation in proportion to
+    what it puts out of order, so dividing by this weight makes an early
+    slip with small tiles and a late one with big tiles, and slips on
+    different board sizes, comparable (``docs/review.md``).
 
-    >>> board_weight([[2, 4, 0], [0, 0, 0], [0, 0, 0]])  # 2 * 47 * (1 + 2 ** 4)
-    1598.0
+    >>> board_weight([[2, 4, 0], [0, 0, 0], [0, 0, 0]])  # 2 * (47 * (1 + 2 ** 4) + 270 * 7)
+    5378.0
     """
     h = heuristic_for(len(board))
-    power = sum(exponent(v) ** h.monotonicity_power for row in board for v in row if v)
-    return 2 * h.monotonicity * power
+    order = sum(exponent(v) ** h.monotonicity_power for row in board for v in row if v)
+    room = sum(1 for row in board for v in row if not v)
+    return 2 * (h.monotonicity * order + h.empty * room)
 
 
 def grade(loss: float, *, same: bool = False) -> Class:

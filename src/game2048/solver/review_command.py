@@ -12,9 +12,6 @@ import typer
 #: Games with more moves than this show a progress bar (on a terminal).
 PROGRESS_FROM = 200
 
-_ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
-
-
 def _fail(message: str) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code=1)
@@ -48,7 +45,7 @@ def draw(board: list[list[int]]) -> list[str]:
 
 def summary_lines(result: dict[str, Any], boards: dict[int, list[list[int]]]) -> list[str]:
     """The text report: accuracy, counts, the five worst moves with the board before each."""
-    from .review import CLASSES, worst
+    from .review import ARROWS, CLASSES, worst
 
     size = result["size"]
     moves = result["moves"]
@@ -64,8 +61,8 @@ def summary_lines(result: dict[str, Any], boards: dict[int, list[list[int]]]) ->
     lines += ["", "worst moves:"]
     for m in bad:
         lines.append(
-            f"move {m['n']}: played {m['played']} {_ARROWS[m['played']]}, "
-            f"better {m['best']} {_ARROWS[m['best']]}  ({m['class']}, loss {m['loss']:.4g})"
+            f"move {m['n']}: played {m['played']} {ARROWS[m['played']]}, "
+            f"better {m['best']} {ARROWS[m['best']]}  ({m['class']}, loss {m['loss']:.4g})"
         )
         lines += ["    " + row for row in draw(boards[m["n"]])]
     return lines

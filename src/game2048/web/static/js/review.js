@@ -4,7 +4,6 @@
 // <script type="application/json" id="review-data"> (no inline script).
 import { BoardView } from './board_view.js';
 
-export const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 const BAD = new Set(['mistake', 'blunder']);
 const POLL_MS = 2000;
 
@@ -109,7 +108,7 @@ class Stepper {
   #arrow(el, direction, hide) {
     el.hidden = hide;
     el.dataset.dir = direction;
-    el.textContent = ARROWS[direction];
+    el.textContent = this.data.arrows[direction];
   }
 }
 
