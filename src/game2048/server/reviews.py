@@ -170,7 +170,12 @@ def release(session: Session, game_id: str, worker: str) -> bool:
 def requeue_stale(session: Session, now: datetime | None = None, lease: timedelta = LEASE) -> int:
     """Queue again the reviews whose process stopped reporting; fail those started too often."""
     now = now or datetime.now(UTC)
-    return _give_back(session, (ReviewRow.status == "running") & (ReviewRow.heartbeat_at < now - lease), now)
+    stale = (ReviewRow.status == "running") & (ReviewRow.heartbeat_at < now - lease)
+    # a read first: every worker looks every few seconds, and a write would queue behind finishes on SQLite
+    if session.scalar(select(ReviewRow.game_id).where(stale).limit(1)) is None:
+        session.rollback()
+        return 0
+    return _give_back(session, stale, now)
 
 
 def retry(session: Session, game_id: str, worker: str, now: datetime | None = None) -> int:
