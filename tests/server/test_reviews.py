@@ -87,6 +87,7 @@ def test_pending_answers_count_progress_and_the_review_is_made_once(qapi: Api, q
     assert make_all(queued_app) == 0  # nothing left: it is never made twice
     r = qapi.client.get(f"/api/games/{issued['id']}/review")
     assert r.status_code == 200 and r.json() == review(3, issued["seed"], game.log)
+    review_routes.ReviewOut.model_validate(r.json())  # the answer is what the OpenAPI schema says
 
 
 def test_only_finished_public_games_are_reviewed(qapi: Api, queued_app, monkeypatch):  # type: ignore[no-untyped-def]

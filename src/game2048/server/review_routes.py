@@ -18,8 +18,8 @@ from markupsafe import Markup
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from ..rules import UNDO_LETTER
-from ..solver.review import ARROWS, CLASSES
+from ..rules import UNDO_LETTER, Direction
+from ..solver.review import ARROWS, CLASSES, Class
 from . import games, reviews
 from .api import ERRORS, ErrorOut, session
 from .games import ClientError, Record
@@ -43,8 +43,6 @@ router = APIRouter(lifespan=_lifespan)
 
 Db = Annotated[Session, Depends(session)]
 GameId = Annotated[str, Path(max_length=64)]
-Direction = Literal["up", "down", "left", "right"]
-Class = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
 
 
 class MoveOut(BaseModel):
