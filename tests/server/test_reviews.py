@@ -19,6 +19,7 @@ from game2048.server import create_app, review_routes, reviews
 from game2048.server.config import ReviewSettings
 from game2048.server.models import ReviewRow
 from game2048.solver import review
+from game2048.solver.review import worst
 
 from .conftest import Api
 
@@ -63,7 +64,7 @@ def test_a_review_is_pending_then_served_and_stored_once(api: Api, app):  # type
     assert done.status_code == 200
     first = api.client.get(f"/api/games/{issued['id']}/review")
     assert first.status_code == 202
-    assert first.json() == {"status": "pending", "done": 0, "total": 60}
+    assert first.json() == {"status": "pending", "done": 0, "total": game.moves}
     deadline = time.monotonic() + 240
     answer = first
     while answer.status_code == 202 and time.monotonic() < deadline:
@@ -74,14 +75,14 @@ def test_a_review_is_pending_then_served_and_stored_once(api: Api, app):  # type
     again = api.client.get(f"/api/games/{issued['id']}/review")
     assert again.status_code == 200 and again.content == answer.content
     (row,) = rows(app)
-    assert (row.status, row.attempts, row.done, row.total) == ("done", 1, 60, 60)
+    assert (row.status, row.attempts, row.done, row.total) == ("done", 1, game.moves, game.moves)
 
 
 def test_pending_answers_count_progress_and_the_review_is_made_once(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
-    issued, game, _ = qapi.honest(3, moves=25)
+    issued, game, _ = qapi.honest(3, moves=25)  # or fewer, if the game ends first
     for _ in range(3):
         r = qapi.client.get(f"/api/games/{issued['id']}/review")
-        assert r.status_code == 202 and r.json() == {"status": "pending", "done": 0, "total": 25}
+        assert r.status_code == 202 and r.json() == {"status": "pending", "done": 0, "total": game.moves}
     assert len(rows(queued_app)) == 1
     assert make_all(queued_app) == 1
     assert make_all(queued_app) == 0  # nothing left: it is never made twice
@@ -197,10 +198,11 @@ def test_a_worker_stopping_puts_its_review_back(qapi: Api, queued_app):  # type:
 
 
 def test_long_games_are_reviewed_with_the_fast_preset(settings):  # type: ignore[no-untyped-def]
-    app = create_app(no_workers(settings, long_moves=30))
+    app = create_app(no_workers(settings, long_moves=12))
     with TestClient(app) as c:
         api = Api(c)
-        short, long_ = api.honest(4, moves=30)[0]["id"], api.honest(4, moves=31)[0]["id"]
+        # no 4x4 game can be over before its 14th move, so these have exactly 12 and 13 moves
+        short, long_ = api.honest(4, moves=12)[0]["id"], api.honest(4, moves=13)[0]["id"]
         c.get(f"/api/games/{short}/review")
         c.get(f"/api/games/{long_}/review")
         make_all(app)
@@ -240,8 +242,11 @@ def test_the_page_waits_while_the_review_is_made(qapi: Api):
 
 @pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
 def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued_app, lang: str):
-    issued, game, _ = qapi.honest(4, moves=40)
+    issued = qapi.start(4)
+    game = qapi.play(4, issued["seed"], 12)  # no 4x4 game is over before its 14th move
     game.undo()
+    game.move(game.legal_moves()[0])
+    assert qapi.finish(issued, game).status_code == 200
     qapi.client.get(f"/games/{issued['id']}/review")
     make_all(queued_app)
     page = qapi.client.get(f"/games/{issued['id']}/review?lang={lang}")
@@ -250,10 +255,12 @@ def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued
     result = qapi.client.get(f"/api/games/{issued['id']}/review").json()
     assert f'data-testid="accuracy">{result["accuracy"]:.1f}<' in html
     assert html.count("<svg") == 1 and 'role="img"' in html
-    assert html.count('class="move c-') == len(result["moves"]) == 40
+    assert html.count('class="move c-') == len(result["moves"]) == 13
     data = json.loads(re.search(r'id="review-data">(.*?)</script>', html, re.S).group(1))
     assert [m["n"] for m in data["moves"]] == [m["n"] for m in result["moves"]]
-    assert len(data["boards"]) == 40 and all(len(b) == 16 for b in data["boards"])
+    assert [m["n"] for m in data["moves"] if m["undone"]] == [12]  # the 12th letter was taken back
+    assert html.count(" undone\"") == 1
+    assert len(data["boards"]) == 13 and all(len(b) == 16 for b in data["boards"])
     assert f'lang="{lang}"' in html and (('dir="rtl"' in html) == (lang == "he"))
     from game2048.server.review_texts import TEXTS
 
@@ -267,11 +274,12 @@ def test_a_long_game_lists_its_worst_moves(qapi: Api, queued_app, monkeypatch): 
     issued, game, _ = qapi.honest(4, moves=40)
     qapi.client.get(f"/api/games/{issued['id']}/review")
     make_all(queued_app)
+    result = qapi.client.get(f"/api/games/{issued['id']}/review").json()
     html = qapi.client.get(f"/games/{issued['id']}/review").text
     data = json.loads(re.search(r'id="review-data">(.*?)</script>', html, re.S).group(1))
-    assert len(data["moves"]) == 7 == html.count('class="move c-')
     ns = [m["n"] for m in data["moves"]]
-    assert ns == sorted(ns)
+    assert ns == sorted(m["n"] for m in worst(result["moves"], 7))
+    assert len(ns) == html.count('class="move c-') > 0
     from game2048 import Game
 
     first = Game(4, issued["seed"])
