@@ -266,6 +266,8 @@ def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued
 
     assert TEXTS[lang]["accuracy"] in html and TEXTS[lang]["next_mistake"] in html
     assert_no_inline_script(html)
+    # the same page every time (the chart's id comes from its figures): caches and ETags can hold
+    assert qapi.client.get(f"/games/{issued['id']}/review?lang={lang}").text == html
 
 
 def test_a_long_game_lists_its_worst_moves(qapi: Api, queued_app, monkeypatch):  # type: ignore[no-untyped-def]
