@@ -130,3 +130,31 @@ def test_engine_agrees_with_the_plain_rules(n, seed, letters):
         else:
             assert game.board == before
         assert game.over == (not any(slide(game.board, x)[0] != game.board for x in DIRECTIONS))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([3, 4, 5, 6]), st.integers(0, 2**53 - 1), st.text("UDLRZ", max_size=120),
+       st.sets(st.integers(0, 120)))
+def test_a_game_resumed_from_snapshots_deals_what_replay_deals(n, seed, letters, pauses):
+    """Snapshots carry no log and at most 3 undo positions, yet the game goes on exactly."""
+    import json
+
+    from game2048 import replay
+
+    game = Game(n, seed)
+    for i, letter in enumerate(letters):
+        if i in pauses:  # through JSON, as the server keeps it
+            game = Game.resume(json.loads(json.dumps(game.snapshot())), game.log)
+        game.undo() if letter == "Z" else game.move(letter)
+    again = replay(n, seed, game.log)
+    assert (game.board, game.score, game.moves, game.undos_left, game.won, game.over) == (
+        again.board, again.score, again.moves, again.undos_left, again.won, again.over)
+    assert len(game.snapshot()["undo"]) == min(game.undos_left, game.moves)
+
+
+def test_a_snapshot_that_is_not_one_is_refused():
+    snap = Game(4, 1).snapshot()
+    for bad in ({**snap, "undo": [[snap["board"], 0]]}, {**snap, "size": 5}, {"board": snap["board"]},
+                {**snap, "undos_left": 7}):
+        with pytest.raises(ValueError):
+            Game.resume(bad)

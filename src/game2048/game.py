@@ -27,6 +27,9 @@ from .rules import (
 )
 from .spawn import MAX_SEED, check_seed, game_key
 
+#: A game's position without its log, as plain JSON values (see ``Game.snapshot``).
+Snapshot = dict[str, object]
+
 _LETTERS = tuple(LETTERS[d] for d in DIRECTIONS)
 _DIRECTION_INDEX: dict[str, int] = {d: i for i, d in enumerate(DIRECTIONS)}
 _DIRECTION_INDEX.update({LETTERS[d]: i for i, d in enumerate(DIRECTIONS)})
@@ -114,6 +117,60 @@ class Game:
         game.score = score
         game._board = game._t.pack(exps)
         game.won = game._t.max_exponent(game._board) >= game._target_exp
+        return game
+
+    # -- keeping a game in play outside the process ---------------------
+
+    def snapshot(self) -> Snapshot:
+        """Everything the game needs to go on, except its log, as JSON values.
+
+        ``undo`` holds (board, score) before each of the last moves in play that
+        undo can still take back (at most ``undos_left`` of them), oldest first,
+        so a snapshot stays small however long the game is.
+
+        >>> g = Game(3, seed=5); _ = g.move("left") or g.move("right")
+        >>> Game.resume(g.snapshot()).board == g.board
+        True
+        """
+        history = self._history
+        kept = list.__len__(history)
+        tail = history[kept - min(self.undos_left, kept):]
+        unpack = self._t.unpack
+        return {
+            "size": self.size, "seed": self.seed, "board": self.board, "score": self.score,
+            "moves": len(history), "undos_left": self.undos_left, "won": self.won, "helped": self.helped,
+            "undo": [[_values(unpack(board)), score] for board, score in tail],
+        }
+
+    @classmethod
+    def resume(cls, snapshot: Snapshot, log: str = "") -> Game:
+        """The game a ``snapshot`` was taken of: later spawns are the ones it would have had.
+
+        Moves made after resuming go on from the same spawn index, so a game
+        resumed any number of times deals exactly what ``replay(size, seed,
+        log)`` deals. ``log`` (the log so far, which the snapshot leaves out) only
+        starts the resumed game's ``log``. ValueError if the snapshot is not one.
+        """
+        try:
+            size, seed, moves = snapshot["size"], snapshot["seed"], snapshot["moves"]
+            undos_left, undo, score = snapshot["undos_left"], snapshot["undo"], snapshot["score"]
+            if type(moves) is not int or type(undos_left) is not int:
+                raise ValueError("moves and undos_left must be integers")
+            if not 0 <= undos_left <= MAX_UNDOS or not isinstance(undo, list):
+                raise ValueError(f"undos_left must be 0 to {MAX_UNDOS} and undo a list")
+            if len(undo) != min(undos_left, moves):
+                raise ValueError("undo must hold the positions the undos left can take back")
+            game = cls.__new__(cls)
+            game._setup(size, seed)  # type: ignore[arg-type]
+            game._board, game.score = _packed(game, snapshot["board"], score)
+            tail = [_packed(game, board, before) for board, before in undo]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a game snapshot: {exc}") from None
+        game._history = _Tail(moves - len(tail), tail)
+        game.undos_left = undos_left
+        game.won = bool(snapshot["won"])
+        game.helped = bool(snapshot.get("helped", False))
+        game._log = list(log)
         return game
 
     # -- play -----------------------------------------------------------
@@ -204,3 +261,38 @@ class Game:
     def __repr__(self) -> str:
         return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"
 
+
+
+def _packed(game: Game, board: object, score: object) -> tuple[int, int]:
+    """A board of ``game``'s size (rows of tile values) and a score, packed; ValueError if not one."""
+    n, t = game.size, game._t
+    if not isinstance(board, list) or len(board) != n or any(not isinstance(r, list) or len(r) != n
+                                                               for r in board):
+        raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
+    if type(score) is not int or score < 0:
+        raise ValueError(f"score must be a non-negative integer, got {score!r}")
+    exps = [[exponent(v) for v in row] for row in board]
+    if max(map(max, exps)) > (n * n + 1):
+        raise ValueError(f"no tile on a {n}x{n} board can exceed {max_tile_for(n)}")
+    return t.pack(exps), score
+
+
+def _values(exps: list[list[int]]) -> list[list[int]]:
+    return [[1 << e if e else 0 for e in row] for row in exps]
+
+
+class _Tail(list):  # type: ignore[type-arg]
+    """The last few entries of a long move history; ``len`` also counts the ones left out.
+
+    A resumed game keeps only the positions undo can still reach, while its
+    length still numbers the next spawn.
+    """
+
+    def __init__(self, skipped: int, tail: list[tuple[int, int]]) -> None:
+        if skipped < 0:
+            raise ValueError("moves must be at least the number of undo positions")
+        super().__init__(tail)
+        self.skipped = skipped
+
+    def __len__(self) -> int:
+        return self.skipped + list.__len__(self)

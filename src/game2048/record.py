@@ -10,6 +10,8 @@ rebuilds the game exactly; any step the rules forbid makes it a bad record.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .game import Game
 from .rules import DIRECTION_OF_LETTER, DIRECTIONS, UNDO_LETTER
 
@@ -25,16 +27,24 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-def replay(size: int, seed: int, log: str) -> Game:
+def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
+           start_score: int = 0) -> Game:
     """Rebuild the game recorded as (size, seed, log).
 
     Raises ``RecordError`` naming the position and the reason for an unknown
     letter, an illegal move, a move after game over, a fourth undo or an undo
-    with nothing to undo; ``ValueError`` for a bad size or seed.
+    with nothing to undo; ``ValueError`` for a bad size or seed. A game that
+    began from a position (``Game.from_board``) replays with ``start`` (its
+    board) and ``start_score``.
     """
     if not isinstance(log, str):
         raise RecordError(0, f"the log must be a string, got {type(log).__name__}")
-    game = Game(size, seed)
+    if start is None:
+        game = Game(size, seed)
+    else:
+        game = Game.from_board(start, score=start_score, seed=seed)
+        if game.size != size:
+            raise ValueError(f"the start board is {game.size}x{game.size}, not {size}x{size}")
     t = game._t
     history = game._history
     for i, letter in enumerate(log):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -15,12 +16,13 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import sessionmaker
 from starlette.exceptions import HTTPException
 
-from . import api, views
+from . import api, views, ws
 from .bodylimit import BodyLimit
 from .cache import AnswerCache
 from .config import Settings
 from .db import load_secret, make_engine, migrate
 from .games import ClientError
+from .live_store import make_store, utc_now
 from .ratelimit import RateLimiter
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -33,15 +35,24 @@ _PLACEHOLDER = (
 )
 
 DESCRIPTION = """\
-Play 2048 with server-issued seeds. `POST /api/games` starts a game; play it
-anywhere (the spawns follow from the seed); `POST /api/games/{id}/finish` sends
-the move log, which the server replays before it keeps and ranks the score.
+Play 2048 against a server that deals the tiles. `POST /api/games` starts a
+ranked game and answers its opening board (the seed stays on the server);
+`POST /api/games/{id}/moves` plays moves and answers each new tile; `POST
+/api/games/{id}/finish` keeps the server's own record, replays it, ranks it and
+reveals the seed. The WebSocket `/api/games/{id}/play` carries the same
+requests as JSON messages (`{"op": "moves" | "state" | "finish", ...}`).
+Practice games (a seed the client chose) go to `POST /api/records`: verified by
+replay, kept, never ranked.
 
 Every error answer is `{"error": "..."}` with a 4xx status: 403 wrong token,
-404 unknown game, 409 already finished, 413 body or log too large, 422 a
-request that does not fit the schema or a record that does not verify,
-429 rate limit (see `Retry-After`).
+404 unknown game (or a record not public yet), 409 a fork, a stale `at`, a
+finished game or a daily game past its day, 413 body or log too large, 422 a
+request that does not fit the schema, a move the rules refuse or a record that
+does not verify, 429 rate limit or daily tries used (see `Retry-After`).
 """
+
+#: How often each worker removes idle games.
+PURGE_EVERY = 3600.0
 
 
 @asynccontextmanager
@@ -50,7 +61,26 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         # numba loads (or, on a fresh install, compiles) the search once per process;
         # a daemon thread pays that now instead of the first player to ask for a hint
         threading.Thread(target=_warm_solver, name="warm-solver", daemon=True).start()
+    purging = asyncio.create_task(_purge_idle_games(app))
     yield
+    purging.cancel()
+
+
+async def _purge_idle_games(app: FastAPI) -> None:
+    """Remove games with no move for GAME2048_IDLE_DAYS, now and every hour (any worker may)."""
+    from datetime import timedelta
+
+    from fastapi.concurrency import run_in_threadpool
+
+    idle = timedelta(days=app.state.settings.idle_days)
+    while True:
+        try:
+            gone = await run_in_threadpool(app.state.store.purge, utc_now(), idle)
+            if gone:
+                log.info("removed %d idle games", gone)
+        except Exception:  # a store that is down now may be up at the next round
+            log.exception("could not remove idle games")
+        await asyncio.sleep(PURGE_EVERY)
 
 
 def _warm_solver() -> None:
@@ -75,12 +105,15 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sessions = sessions
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.answers = AnswerCache(settings.answer_ttl)
+    app.state.store = make_store(engine, settings.redis_url, settings.idle_days)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
+        "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
     }
     _error_handlers(app)
     app.include_router(api.router)
+    app.include_router(ws.router)
     app.include_router(views.router)
     try:
         from ..pages import router as pages_router

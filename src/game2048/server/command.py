@@ -44,10 +44,12 @@ def serve(
         uvicorn.run(
             "game2048.server.app:app_from_env", factory=True, host=host, port=port,
             workers=workers, proxy_headers=proxy_headers, log_level="warning",
+            ws_per_message_deflate=False,  # a move is a few hundred bytes: not worth compressing
         )
         return
     from .app import create_app
 
     app = create_app(settings)
     typer.echo(f"game2048: serving on http://{host}:{port}/")
-    uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning")
+    uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
+                ws_per_message_deflate=False)

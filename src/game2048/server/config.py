@@ -15,7 +15,14 @@ MAX_LOG = 200_000
 #: Request bodies above this many bytes are refused with 413 before parsing.
 MAX_BODY = 256 * 1024
 
+#: Moves one request (HTTP or WebSocket message) may carry.
+MAX_MOVES = 64
+
 DEFAULT_RATE_LIMIT = "120/minute"
+#: Move requests per client address: far above a person's pace, and batches carry up to 64 moves.
+DEFAULT_MOVE_RATE_LIMIT = "50/second"
+DEFAULT_DAILY_TRIES = 3
+DEFAULT_IDLE_DAYS = 7.0
 #: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
 DEFAULT_HINT_RATE_LIMIT = "20/second"
 
@@ -54,6 +61,12 @@ class Settings:
     #: Shared limit counters for several workers; in-process counters when None.
     redis_url: str | None = None
     hint_rate_limit: str = DEFAULT_HINT_RATE_LIMIT
+    #: Move requests (HTTP or WebSocket messages) per client address.
+    move_rate_limit: str = DEFAULT_MOVE_RATE_LIMIT
+    #: Daily games one client address may start per size and UTC day.
+    daily_tries: int = DEFAULT_DAILY_TRIES
+    #: Unfinished games with no move for this many days are removed.
+    idle_days: float = DEFAULT_IDLE_DAYS
     max_body: int = MAX_BODY
     max_log: int = MAX_LOG
     #: Seconds a leaderboard answer may be reused by one worker (0: never).
@@ -70,7 +83,8 @@ class Settings:
 
         DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
         GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never),
-        GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint).
+        GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint),
+        GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_IDLE_DAYS.
         """
         env = dict(os.environ) if env is None else env
         off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
@@ -81,13 +95,23 @@ class Settings:
             rate_limit=env.get("GAME2048_RATE_LIMIT", DEFAULT_RATE_LIMIT).strip() or DEFAULT_RATE_LIMIT,
             redis_url=env.get("REDIS_URL") or None,
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
+            move_rate_limit="0" if off else env.get("GAME2048_MOVE_RATE_LIMIT", DEFAULT_MOVE_RATE_LIMIT),
+            daily_tries=_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
+            idle_days=_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
         )
+
+
+def _count(text: str | None, default: int) -> int:
+    try:
+        return max(0, int(text)) if text else default
+    except ValueError:
+        raise SystemExit(f"expected a whole number, got {text!r}") from None
 
 
 def _seconds(text: str | None, default: float) -> float:
     try:
         return max(0.0, float(text)) if text else default
     except ValueError:
-        raise SystemExit(f"expected a number of seconds, got {text!r}") from None
+        raise SystemExit(f"expected a number, got {text!r}") from None

@@ -222,9 +222,12 @@ def leaderboard_page(
     )
 
 
-def frames(size: int, seed: int, log: str) -> list[dict[str, Any]]:
+def frames(size: int, seed: int, log: str, start: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The board and score before the first move and after each letter of the log."""
-    game = Game(size, seed)
+    if start is None:
+        game = Game(size, seed)
+    else:  # a practice game from a position
+        game = Game.from_board(start["board"], score=start["score"], seed=seed)
     out = [{"b": [v for row in game.board for v in row], "s": game.score}]
     for letter in log:
         if letter == "Z":
@@ -245,9 +248,11 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
         return _render(request, "game_missing.html", "leaderboard", status_code=404)
     stepper = len(record.log) <= MAX_FRAMES
     if stepper:
-        shown = frames(record.size, record.seed, record.log)
+        shown = frames(record.size, record.seed, record.log, record.start)
     else:
-        g = replay(record.size, record.seed, record.log)
+        start = record.start or {}
+        g = replay(record.size, record.seed, record.log, start=start.get("board"),  # type: ignore[arg-type]
+                   start_score=start.get("score", 0))  # type: ignore[arg-type]
         shown = [{"b": [v for row in g.board for v in row], "s": g.score}]
     return _render(
         request, "game.html", "leaderboard", record=record, stepper=stepper,
