@@ -74,7 +74,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     port = _free_port()
     db = tmp_path_factory.mktemp("serve") / "game2048.sqlite3"
-    env = {**os.environ, "GAME2048_RATE_LIMIT": "0"}
+    # the daily try limit has tests of its own; here many pages share one address
+    env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_DAILY_TRIES": "1000"}
     log = (db.parent / "serve.log").open("wb")
     command = Path(sys.executable).with_name("game2048")
     proc = subprocess.Popen(
@@ -125,6 +126,16 @@ class GamePage:
 
     def state(self) -> dict:
         return self.page.evaluate("window.game2048.state()")
+
+    def settled(self) -> dict:
+        """The state once every move made so far has been answered (a ranked game's tiles dealt)."""
+        self.page.evaluate("window.game2048.settled()")
+        return self.state()
+
+    def ranked(self) -> dict:
+        """The state once the game on the board is one the server deals."""
+        self.page.wait_for_function("window.game2048.state().id !== null")
+        return self.state()
 
     def load(self, board: list[list[int]], score: int = 0) -> None:
         self.page.evaluate("([b, s]) => window.game2048.load(b, s)", [board, score])

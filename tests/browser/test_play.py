@@ -142,7 +142,7 @@ def test_r_asks_before_replacing_a_game_in_progress(game):
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowUp")
-    log = game.state()["log"]
+    log = game.settled()["log"]
     assert log
     page.keyboard.press("r")
     dialog = page.locator("#confirm")

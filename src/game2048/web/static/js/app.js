@@ -13,6 +13,9 @@ import { Dialogs, Overlays } from './overlays.js';
 import { SafeStorage } from './storage.js';
 import { SubmissionQueue } from './submissions.js';
 import { LanguageChooser } from './language_chooser.js';
+import { LocalDealer } from './local_dealer.js';
+import { ServerDealer, SocketLink } from './server_dealer.js';
+import { randomSeed } from './engine.js';
 
 const doc = document;
 const store = new SafeStorage(SafeStorage.browserBackend(window));
@@ -23,8 +26,16 @@ const board = doc.querySelector('[data-testid="board"]');
 const api = new Api();
 const hud = new Hud(doc, i18n);
 const dialogs = new Dialogs(doc);
+// Who deals the tiles: the server for ranked games (over a WebSocket), this page for practice.
+const link = (id) => new SocketLink(api, id);
+const deal = {
+  ranked: (size, mode) => api.newGame(size, mode).then((issued) => ServerDealer.fromIssued(issued, link)),
+  practice: (size, seed) => LocalDealer.opening(size, seed),
+  position: (board, score) => LocalDealer.position(board, score, randomSeed()),
+  link,
+};
 const controller = new GameController({
-  store, api, i18n, hud, dialogs,
+  store, api, i18n, hud, dialogs, deal,
   view: new BoardView(board, { reducedMotion: () => motion.matches }),
   reader: new BoardReader(doc.getElementById('board-table'), i18n),
   overlays: new Overlays(doc, i18n),

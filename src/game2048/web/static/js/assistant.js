@@ -53,6 +53,7 @@ export class Assistant {
   }
 
   async #ask() {
+    await this.controller.settled(); // a ranked game's last tile is on the board before the solver looks
     const { game } = this.controller;
     if (game.over) return null;
     try {
