@@ -16,6 +16,7 @@ messages, so a client may send moves before the last answer is in.
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -37,6 +38,7 @@ from .api import (
 from .games import ClientError
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 
 _REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "finish": FinishIn}
 
@@ -87,7 +89,6 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
             from .app import describe_validation
 
             raise ClientError(422, describe_validation(exc.errors())) from None
-        count_request(app, "games" if op == "finish" else "moves", client)
         if op == "moves" and app.state.store.in_process:
             # an SQLite move takes well under a millisecond in this process: handing it to a
             # thread would cost more than the move itself
@@ -96,10 +97,15 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
             fields = await run_in_threadpool(_run, app, client, game_id, op, body)
     except ClientError as exc:
         return {"op": op, "status": exc.status, "error": exc.message}
+    except Exception:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
+        log.exception("unhandled error on the play socket")
+        return {"op": op, "status": 500, "error": "internal error; nothing was stored"}
     return {"op": op, **fields}
 
 
 def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
+    # counted here, off the event loop: with REDIS_URL the count is a round trip to Redis
+    count_request(app, "games" if op == "finish" else "moves", client)
     state = app.state
     charge = replay_charge(app, client)
     if op == "moves":
