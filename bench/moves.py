@@ -48,7 +48,7 @@ class Tally:
         self.failures = 0
         self.games = 0
 
-    def report(self, name: str, elapsed: float, cpu: float | None) -> None:
+    def report(self, name: str, elapsed: float, cpu: float | None, client_cpu: float) -> None:
         n = len(self.latencies)
         if n < 2:
             print(f"{name:<22} {n} moves: too few to measure", flush=True)
@@ -59,6 +59,7 @@ class Tally:
                 f"games {self.games}")
         if cpu:
             line += f"  server CPU {cpu / n * 1000:.2f} ms/move"
+        line += f"  bench client CPU {client_cpu / n * 1000:.2f} ms/move"
         print(line, flush=True)
 
 
@@ -127,12 +128,13 @@ async def phase(name: str, player, url: str, pid: int | None, args: argparse.Nam
     host, port = parts.hostname or "127.0.0.1", parts.port or 80
     tally = Tally()
     cpu0 = server_cpu_seconds(pid) if pid else None
+    client0 = time.process_time()
     started = time.perf_counter()
     until = started + args.seconds
     await asyncio.gather(*(player(host, port, args.size, until, tally) for _ in range(args.games)))
     elapsed = time.perf_counter() - started
     cpu = server_cpu_seconds(pid) - cpu0 if pid and cpu0 is not None else None
-    tally.report(name, elapsed, cpu)
+    tally.report(name, elapsed, cpu, time.process_time() - client0)
 
 
 async def main_async(args: argparse.Namespace, url: str, pid: int | None) -> None:
