@@ -28,7 +28,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..game import Game
 from ..record import replay
 from ..rules import LETTERS, SIZES, UNDO_LETTER
-from .config import MAX_MOVES
+from .config import MAX_LOG, MAX_MOVES
 from .games import MODES, ClientError, Finished, Mode, check_name, could_be_game_id, finish_answer
 from .live_store import Live, LiveStore, utc_now
 from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
@@ -201,6 +201,9 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
                 raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
                                        "fork (undo is the only way back)")
             new = moves[len(played):]  # a retry that goes on past what was played
+        if live.at + len(new) > MAX_LOG:
+            raise ClientError(409, f"this game has reached the longest log kept ({MAX_LOG} moves and undos); "
+                                   "finish it")
         deadline = deadline_for(live.mode, live.day)
         if deadline is not None and now > deadline:
             raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "

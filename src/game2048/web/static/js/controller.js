@@ -6,7 +6,7 @@
 //
 // Who deals is one seam: `deal` makes dealers (LocalDealer, ServerDealer, or a
 // test's fake), all with one interface: game, busy, move, undo, settled, sync,
-// finishEntry, toJSON, and onDealt for tiles that come later. The controller
+// close, finishEntry, toJSON, and onDealt for tiles that come later. The controller
 // never asks which one it holds. While a dealer is busy (a ranked move is on
 // its way to the server), keys wait in order and are played when it answers.
 import { DEFAULT_SIZE, SIZES, randomSeed } from './engine.js';
@@ -291,6 +291,8 @@ export class GameController {
 
   #attach(session) {
     this.keys = [];
+    const old = this.session?.dealer;
+    if (old && old !== session.dealer) old.close?.();
     this.session = session;
     const { dealer } = session;
     dealer.onDealt = (event) => this.#dealt(dealer, event);

@@ -35,6 +35,8 @@ export class LocalDealer {
 
   sync() {}
 
+  close() {}
+
   /** What goes to POST /api/records when the game is done. */
   finishEntry() {
     const { game } = this;

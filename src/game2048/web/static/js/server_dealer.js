@@ -141,6 +141,11 @@ export class ServerDealer {
     return new ServerDealer({ id: data.id, token: data.token, game, at: data.at, inFlight, link: link(data.id), ...extra });
   }
 
+  /** The page is done with this game: let the connection go once nothing is in flight. */
+  close() {
+    this.settled().then(() => this.link.close?.());
+  }
+
   /** Ask the server where the game stands and take its word (after a reload, or when out of step). */
   sync() {
     if (this.busy || this.lost) return;
