@@ -179,9 +179,9 @@ class Api:
         return self.client.post(f"/api/games/{issued['id']}/finish", json=body)
 
     def honest(self, size: int = 4, moves: int | None = 60, name: str = "Ada", mode: str = "classic"):
-        """Start a game, play it through the server, finish it: (played, response)."""
+        """Start a game, play it through the server, finish it: (issued, played, response)."""
         played = self.served(size, moves, mode)
-        return played, self.finish(played.issued, name=name)
+        return played.issued, played, self.finish(played.issued, name=name)
 
     def state(self, issued: dict):
         return self.client.post(f"/api/games/{issued['id']}/state", json={"token": issued["token"]})

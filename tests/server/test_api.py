@@ -17,7 +17,7 @@ def test_a_new_game_opens_with_two_tiles_and_no_seed(api):
 
 
 def test_honest_game_is_verified_ranked_kept_and_its_seed_revealed(api):
-    played, r = api.honest(4, moves=None)
+    _, played, r = api.honest(4, moves=None)
     assert r.status_code == 200, r.text
     answer = r.json()
     assert answer["verified"] and answer["ranked"] and answer["rank"] == 1 and answer["score"] == played.score
@@ -29,12 +29,12 @@ def test_honest_game_is_verified_ranked_kept_and_its_seed_revealed(api):
 
 
 def test_finishing_mid_game_counts(api):
-    played, r = api.honest(6, moves=10)
+    _, played, r = api.honest(6, moves=10)
     assert r.status_code == 200 and r.json()["ranked"] is True and not played.over
 
 
 def test_finishing_again_gives_the_same_answer(api):
-    played, first = api.honest()
+    _, played, first = api.honest()
     again = api.finish(played.issued, name="Someone else")
     assert again.status_code == 200 and again.json() == first.json()
     assert api.stored(played.issued["id"])["name"] == "Ada"
@@ -73,13 +73,13 @@ def test_leaderboard_best_first_ties_to_earlier_finish(api):
 
 def test_rank_in_finish_answer_matches_leaderboard(api):
     for moves in (10, 50, 30, 50):
-        played, r = api.honest(3, moves)
+        _, played, r = api.honest(3, moves)
         board = api.client.get("/api/leaderboard", params={"size": 3}).json()["entries"]
         assert {e["game_id"]: e["rank"] for e in board}[played.issued["id"]] == r.json()["rank"]
 
 
 def test_a_retried_finish_keeps_the_rank_it_had(api):
-    low, first = api.honest(4, 5)
+    _, low, first = api.honest(4, 5)
     api.honest(4, 80)  # a better game finished later
     assert api.finish(low.issued).json()["rank"] == first.json()["rank"]
 

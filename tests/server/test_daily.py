@@ -70,7 +70,7 @@ def test_the_try_counter_allows_exactly_the_limit_under_concurrency(app):
 
 
 def test_a_daily_record_is_hidden_while_its_day_lasts(app, api):
-    played, r = api.honest(4, 30, name="Early", mode="daily")
+    _, played, r = api.honest(4, 30, name="Early", mode="daily")
     game_id = played.issued["id"]
     assert r.status_code == 200 and r.json()["ranked"] and r.json()["seed"] is None
     assert api.client.get(f"/api/games/{game_id}").status_code == 404
@@ -113,7 +113,7 @@ def test_moves_are_accepted_until_ten_minutes_after_the_day(app, api):
 
 
 def test_the_daily_leaderboard_is_separate_from_all_time(api: Api):
-    played, _ = api.honest(4, 40, mode="daily")
+    _, played, _ = api.honest(4, 40, mode="daily")
     daily = api.client.get("/api/leaderboard", params={"size": 4, "mode": "daily"}).json()
     assert daily["date"] == played.issued["date"] and [e["score"] for e in daily["entries"]] == [played.score]
     assert api.client.get("/api/leaderboard", params={"size": 4}).json()["entries"] == []

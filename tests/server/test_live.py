@@ -157,7 +157,7 @@ def test_wrong_token_and_unknown_game(api):
 
 
 def test_moves_after_the_finish_are_refused(api):
-    played, _ = api.honest(4, 5)
+    _, played, _ = api.honest(4, 5)
     r = api.moves(played.issued, played.at, next_move(played.board) or "L")
     assert r.status_code == 409 and "finished" in r.json()["error"]
 

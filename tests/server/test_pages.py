@@ -6,7 +6,7 @@ import pytest
 
 
 def test_leaderboard_page_lists_ranked_games_with_links(api):
-    played, _ = api.honest(4, 30, name="Grace")
+    _, played, _ = api.honest(4, 30, name="Grace")
     page = api.client.get("/leaderboard?size=4")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     assert "Grace" in page.text and f'href="/games/{played.issued["id"]}"' in page.text
@@ -21,7 +21,7 @@ def test_names_render_as_text(api):
 
 
 def test_game_page_shows_record_and_replay(api):
-    played, done = api.honest(4, 25, name="<b>Linus</b>")
+    _, played, done = api.honest(4, 25, name="<b>Linus</b>")
     page = api.client.get(f"/games/{played.issued['id']}")
     assert page.status_code == 200
     assert "&lt;b&gt;Linus&lt;/b&gt;" in page.text and "<b>Linus</b>" not in page.text
@@ -40,7 +40,7 @@ def test_missing_game_page_is_404_html(client):
 
 
 def test_daily_leaderboard_page(api):
-    played, _ = api.honest(3, 10, name="Daily", mode="daily")
+    _, played, _ = api.honest(3, 10, name="Daily", mode="daily")
     page = api.client.get(f"/leaderboard?size=3&mode=daily&date={played.issued['date']}")
     assert "Daily" in page.text and played.issued["date"] in page.text
 

@@ -113,7 +113,7 @@ def test_racing_moves_in_redis_extend_a_game_once(redis_app):
 
 def test_idle_games_are_removed_and_finished_ones_kept(app, api):
     idle, fresh = api.served(4, 3), api.served(4, 3)
-    finished, _ = api.honest(4, 3)
+    _, finished, _ = api.honest(4, 3)
     long_ago = utc_now() - timedelta(days=8)
     with app.state.sessions() as s:
         s.execute(update(GameRow).where(GameRow.id.in_([idle.issued["id"], finished.issued["id"]]))
