@@ -92,6 +92,7 @@ class Settings:
         DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
         GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never),
         GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint),
+        GAME2048_BODY_DEADLINE (seconds to deliver a request body, 30),
         GAME2048_CPU_BUDGET (CPU seconds of verification per client, ``"10/minute"``; 0 off, as is
         every limit when GAME2048_RATE_LIMIT is 0).
         """
@@ -106,6 +107,7 @@ class Settings:
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
             cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
+            body_deadline=_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
         )
 

@@ -49,9 +49,9 @@ def clean_name(name: str) -> str:
     cleaned = unicodedata.normalize("NFKC", " ".join(kept.split()))
     if not cleaned:
         raise BadName("name must not be empty" if not name.strip() else
-                         "name must show at least one letter, digit, punctuation mark or symbol")
+                         "name must show at least one visible letter, digit, punctuation mark or symbol")
     if len(cleaned) > NAME_MAX:
         raise BadName(f"name must be at most {NAME_MAX} characters, got {len(cleaned)}")
     if not any(unicodedata.category(ch)[0] in VISIBLE for ch in cleaned):
-        raise BadName("name must show at least one letter, digit, punctuation mark or symbol")
+        raise BadName("name must show at least one visible letter, digit, punctuation mark or symbol")
     return cleaned
