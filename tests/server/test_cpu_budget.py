@@ -102,3 +102,17 @@ def test_finishing_when_the_budget_is_spent_is_429_and_nothing_is_stored(setting
             assert 'game2048_rate_limited_total{limit="cpu"}' in metrics
     finally:
         app.state.engine.dispose()
+
+
+def test_hints_have_a_cpu_budget_of_their_own(settings):
+    from dataclasses import replace
+
+    app = create_app(replace(settings, hint_cpu_budget="1/minute"))
+    try:
+        with TestClient(app) as client:
+            app.state.hint_budget.charge(CLIENT, 2.0)
+            r = client.post("/api/hint", json={"size": 4, "board": [[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]})
+            assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+            app.state.cpu_budget.check(CLIENT)  # the verification budget is untouched
+    finally:
+        app.state.engine.dispose()

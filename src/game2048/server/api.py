@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from . import conditional, games
 from .config import MAX_LOG
-from .cpubudget import Verifier
+from .cpubudget import Verifier, client_address
 from .errors import ErrorOut, responses
 from .games import ClientError, Mode
 
@@ -216,5 +216,6 @@ def hint(body: HintIn, request: Request) -> HintOut:
         from ..solver import analyse
     except ImportError:
         raise ClientError(503, "this server has no solver installed") from None
-    move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
+    with request.app.state.hint_budget.spend(client_address(request), "hint"):
+        move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
     return HintOut(move=move, scores=scores)  # type: ignore[arg-type]

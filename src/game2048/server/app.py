@@ -90,6 +90,7 @@ def create_app(settings: Settings) -> FastAPI:
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
+    app.state.hint_budget = CpuBudget(settings.hint_cpu_budget, settings.redis_url, namespace="hint-cpu")
     errors.install(app, ClientError)
     app.include_router(api.router)
     app.include_router(ops.router)

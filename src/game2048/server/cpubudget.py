@@ -60,7 +60,8 @@ class CpuBudget:
     """``spend(client, kind, key)`` measures and charges work; ``check(client)`` refuses a spent client."""
 
     def __init__(self, spec: str = DEFAULT_CPU_BUDGET, redis_url: str | None = None,
-                 refusal_weight: float = REFUSAL_WEIGHT, remembered: int = REMEMBERED) -> None:
+                 refusal_weight: float = REFUSAL_WEIGHT, remembered: int = REMEMBERED,
+                 namespace: str = "cpu") -> None:
         spec = spec.strip()
         # counted in CPU milliseconds, so that one window holds a whole number of units
         self.items: list[RateLimitItem] = [] if spec in ("", "0", "off") else [
@@ -72,21 +73,22 @@ class CpuBudget:
         self.remembered = remembered
         self._refused: OrderedDict[bytes, str] = OrderedDict()
         self._lock = threading.Lock()
+        self.namespace = namespace  # the budget's name in the limit store and in metrics
 
     def check(self, client: str) -> None:
         """Raise ClientError(429) if ``client`` has no CPU time left in some window."""
         wait = 0.0
         for item in self.items:
             try:
-                if self.strategy.test(item, "cpu", client):
+                if self.strategy.test(item, self.namespace, client):
                     continue
-                reset = self.strategy.get_window_stats(item, "cpu", client).reset_time
+                reset = self.strategy.get_window_stats(item, self.namespace, client).reset_time
             except Exception:  # a limit store that is down must not take the game down with it
                 log.exception("CPU budget store unavailable; letting the request through")
                 return
             wait = max(wait, reset - time.time(), 1.0)
         if wait:
-            metrics.RATE_LIMITED.labels("cpu").inc()
+            metrics.RATE_LIMITED.labels(self.namespace).inc()
             raise ClientError(429, f"this address used its share of the server's CPU time; "
                                    f"try again in {math.ceil(wait)} s", {"Retry-After": str(math.ceil(wait))})
 
@@ -95,9 +97,9 @@ class CpuBudget:
         cost = math.ceil(seconds * 1000)
         for item in self.items:
             try:
-                left = self.strategy.get_window_stats(item, "cpu", client).remaining
+                left = self.strategy.get_window_stats(item, self.namespace, client).remaining
                 if left > 0:
-                    self.strategy.hit(item, "cpu", client, cost=min(cost, left))
+                    self.strategy.hit(item, self.namespace, client, cost=min(cost, left))
             except Exception:
                 log.exception("CPU budget store unavailable; not counting")
                 return

@@ -40,7 +40,8 @@ LATENCY = Histogram("game2048_request_seconds", "Time from request to the end of
 ERRORS = Counter("game2048_errors", "Answers with a 4xx or 5xx status, by status.", ["status"],
                  registry=REGISTRY)
 RATE_LIMITED = Counter("game2048_rate_limited", "Requests refused with 429, by limit "
-                       "(games, hint: request rates; cpu: the CPU budget).", ["limit"], registry=REGISTRY)
+                       "(games, hint: request rates; cpu, hint-cpu: the CPU budgets).", ["limit"],
+                       registry=REGISTRY)
 VERIFICATIONS = Histogram("game2048_verification_cpu_seconds", "Verifications (replays of records, "
                           "renders of long games' pages) and the CPU time each cost, by kind and outcome.",
                           ["kind", "outcome"], registry=REGISTRY,
