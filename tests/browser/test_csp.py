@@ -60,7 +60,7 @@ def test_a_page_works_under_the_policy(page, base_url, finished_game, path):
     if path.startswith("/games/"):
         assert page.title().startswith("Game") and "<" in page.title()  # the name's text, not tags
         assert "<bdi>" not in page.title()
-        page.wait_for_function("document.querySelectorAll('#replay-board div').length === 9")
+        page.wait_for_function("() => document.querySelectorAll('#replay-board div').length === 9")
     assert page.evaluate("window.__violations") == []
     assert page.errors == []
 
@@ -71,7 +71,7 @@ def test_the_replay_buttons_work_from_the_static_script(page, base_url):
           {"token": issued["token"], "log": "", "score": 0, "name": "stepper"})
     page.goto(f"{base_url}/games/{issued['id']}", wait_until="networkidle")
     status = page.locator("#replay-status")
-    page.wait_for_function("document.getElementById('replay-status').textContent.length > 0")
+    page.wait_for_function("() => document.getElementById('replay-status').textContent.length > 0")
     assert "0" in status.inner_text()
     assert page.errors == []
 
@@ -88,7 +88,7 @@ def test_an_injected_inline_script_does_not_run(page, base_url):
     page.goto(base_url + "/leaderboard", wait_until="networkidle")
     page.evaluate("""() => { const s = document.createElement("script");
                    s.textContent = "window.__ran = true"; document.body.append(s); }""")
-    page.wait_for_function("window.__violations.length > 0")
+    page.wait_for_function("() => window.__violations.length > 0")
     assert page.evaluate("window.__ran") is None
     assert any(v.startswith("script-src") for v in page.evaluate("window.__violations"))
     page.errors.clear()  # the refusal itself is reported on the console: that is the point
