@@ -74,7 +74,8 @@ def test_a_failed_submission_is_queued_and_retried(game):
     game.network_cut = True
     game.page.route("**/api/games/*/finish", finish)
     game.page.locator("#new-game").click()
-    game.page.wait_for_function("() => JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
+    game.page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
     queued = json.loads(game.storage("game2048:queue"))[0]
     assert (queued["id"], queued["log"]) == (played["id"], played["log"])
     # the queue survives a reload and is sent once the server answers

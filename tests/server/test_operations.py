@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from urllib.parse import urlsplit, urlunsplit
@@ -179,3 +182,17 @@ def test_addresses_are_cut_to_their_network():
 
     assert network("198.51.100.23") == "198.51.100.0/24"
     assert network("2001:db8:aa:bb:cc::1") == "2001:db8:aa::/48"
+
+
+def test_with_several_workers_metrics_sum_every_process(tmp_path):
+    """In PROMETHEUS_MULTIPROC_DIR mode (``serve --workers N``) /metrics sums the workers' samples."""
+    count = ("from game2048.server import metrics; metrics.count_moves(3, 0.5); "
+             "metrics.observe_request('GET', '/healthz', 200, 0.01)")
+    show = "from game2048.server import metrics; print(metrics.exposition()[0].decode())"
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    for _ in range(2):  # two "workers", one after the other
+        subprocess.run([sys.executable, "-c", count], env=env, check=True)
+    text = subprocess.run([sys.executable, "-c", show], env=env, check=True, capture_output=True,
+                          text=True).stdout
+    assert _sample(text, "game2048_moves_dealt_total") == 6
+    assert _sample(text, "game2048_requests_total", method="GET", route="/healthz", status="200") == 2
