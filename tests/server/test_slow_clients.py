@@ -73,9 +73,10 @@ STALLED_UPLOAD = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: applica
 STALLED_HEADERS = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "
 
 
-def _answer_within(port: int, seconds: float) -> float:
+def _answer_within(port: int, seconds: float, source: str = "127.0.0.1") -> float:
+    """A normal request, from ``source`` (another loopback address is another client to nginx)."""
     start = time.monotonic()
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds, source_address=(source, 0))
     conn.request("GET", "/api/leaderboard")
     r = conn.getresponse()
     assert r.status == 200, r.read()
@@ -176,18 +177,31 @@ def test_behind_nginx_a_client_stalled_in_its_headers_is_closed(nginx):
     sockets = [_stall(nginx, STALLED_HEADERS) for _ in range(STALLED)]
     uploads = [_stall(nginx, STALLED_UPLOAD) for _ in range(STALLED)]
     try:
-        _answer_within(nginx, 3)
+        _answer_within(nginx, 3, source="127.0.0.2")  # the stalling address is limited, others not
         for s in sockets:  # closed by client_header_timeout (3 s here, 10 s in the docs)
             _closed_or_refused(s, 10)
-        _answer_within(nginx, 3)
+        _answer_within(nginx, 3, source="127.0.0.3")
     finally:
         for s in sockets + uploads:
             s.close()
 
 
 def test_behind_nginx_the_api_still_answers_in_its_own_shape(nginx):
-    conn = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10)
+    conn = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10, source_address=("127.0.0.4", 0))
     conn.request("POST", "/api/games", body=b"{" * (300 * 1024), headers={"Content-Type": "application/json"})
     r = conn.getresponse()
     assert r.status == 413 and b'"error"' in r.read()
     conn.close()
+
+
+def test_behind_nginx_one_address_flooding_gets_429_in_the_api_shape(nginx):
+    statuses = []
+    for _ in range(120):
+        conn = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10, source_address=("127.0.0.5", 0))
+        conn.request("GET", "/healthz")
+        r = conn.getresponse()
+        statuses.append((r.status, r.read()))
+        conn.close()
+    refused = [body for status, body in statuses if status == 429]
+    assert refused and all(b'"error"' in body for body in refused)
+    assert all(status in (200, 429) for status, _ in statuses)
