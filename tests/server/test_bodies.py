@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import pytest
 
@@ -96,7 +97,11 @@ def test_a_body_that_stalls_gets_408_and_the_connection_closes():
         sent.append(message)
 
     scope = {"type": "http", "method": "POST", "headers": [(b"content-type", b"application/json")]}
-    asyncio.run(BodyLimit(app, limit=1024, deadline=0.2)(scope, receive, send))
+    # in a thread of its own: another test's event loop may be running in this one
+    runner = threading.Thread(target=asyncio.run, args=(BodyLimit(app, limit=1024, deadline=0.2)(
+        scope, receive, send),))
+    runner.start()
+    runner.join(10)
     assert sent[0]["status"] == 408
     assert (b"connection", b"close") in sent[0]["headers"]
     assert "did not arrive" in json.loads(sent[1]["body"])["error"]
