@@ -24,6 +24,16 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# The slow-client tests run nginx with the configuration in docs/deploy.md.
+if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing nginx (Debian package) for the slow-client tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+  else
+    echo "note: nginx is not installed and cannot be installed here; the proxy tests will skip"
+  fi
+fi
+
 echo "== ruff"
 .venv/bin/ruff check src tests bench
 

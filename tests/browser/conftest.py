@@ -120,7 +120,9 @@ class GamePage:
 
     def open(self, query: str = "") -> GamePage:
         self.page.goto(f"{self.base_url}/{query}")
-        self.page.wait_for_function("window.game2048 !== undefined")
+        # wait_for_function gets functions, never bare expressions, in these tests: Playwright
+        # compiles an expression with eval when it polls, which the site's CSP refuses
+        self.page.wait_for_function("() => window.game2048 !== undefined")
         return self
 
     def state(self) -> dict:

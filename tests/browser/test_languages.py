@@ -37,7 +37,7 @@ def test_the_chooser_switches_language_and_remembers_it(game):
     assert page.evaluate("document.documentElement.lang") == "ru"
     assert page.locator("#new-game").inner_text() == NEW_GAME["ru"]
     page.goto(game.base_url + "/")
-    page.wait_for_function("window.game2048 !== undefined")
+    page.wait_for_function("() => window.game2048 !== undefined")
     assert page.evaluate("document.documentElement.lang") == "ru"
 
 

@@ -152,7 +152,7 @@ def test_r_asks_before_replacing_a_game_in_progress(game):
     assert game.state()["log"] == log
     page.keyboard.press("r")
     page.locator("#confirm").get_by_role("button", name="New game").click()
-    page.wait_for_function("window.game2048.state().log === ''")
+    page.wait_for_function("() => window.game2048.state().log === ''")
     assert page.locator("#confirm").is_hidden()
 
 

@@ -23,7 +23,7 @@ def test_reload_resumes_exactly(game):
     before = game.state()
     assert before["log"]
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
+    game.page.wait_for_function("() => window.game2048 !== undefined")
     after = game.state()
     for field in ("size", "seed", "board", "score", "log", "won", "over", "undosLeft", "id"):
         assert after[field] == before[field], field
@@ -61,7 +61,7 @@ def test_corrupt_saved_game_is_discarded_and_a_new_game_starts(game, saved):
         [KEY, saved],
     )
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
+    game.page.wait_for_function("() => window.game2048 !== undefined")
     state = game.state()
     assert state["log"] == "" and state["size"] == 4
     assert sum(v > 0 for row in state["board"] for v in row) == 2
@@ -78,7 +78,7 @@ def test_a_tampered_score_is_discarded(game):
     saved["score"] += 1000
     game.page.evaluate("([k, v]) => localStorage.setItem(k, v)", [KEY, json.dumps(saved)])
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
+    game.page.wait_for_function("() => window.game2048 !== undefined")
     assert game.state()["log"] == ""
 
 

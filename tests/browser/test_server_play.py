@@ -16,7 +16,7 @@ def _get(url):
 
 
 def _server_game(game):
-    game.page.wait_for_function("window.game2048.state().id !== null")
+    game.page.wait_for_function("() => window.game2048.state().id !== null")
     return game.state()
 
 
@@ -32,7 +32,7 @@ def test_a_new_game_gets_a_server_seed_and_the_abandoned_one_is_verified(game):
     _play_some(game)
     played = game.state()
     game.page.locator("#new-game").click()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     record = _get(f"{game.base_url}/api/games/{played['id']}")
     assert (record["seed"], record["log"], record["score"], record["name"]) == (
         played["seed"], played["log"], played["score"], "tester")
@@ -53,7 +53,7 @@ def test_a_game_over_is_submitted(game):
     }""")
     state = game.state()
     assert state["over"] is True
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     record = _get(f"{game.base_url}/api/games/{state['id']}")
     assert record["log"] == state["log"] and record["score"] == state["score"]
 
@@ -74,13 +74,14 @@ def test_a_failed_submission_is_queued_and_retried(game):
     game.network_cut = True
     game.page.route("**/api/games/*/finish", finish)
     game.page.locator("#new-game").click()
-    game.page.wait_for_function("JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
+    game.page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
     queued = json.loads(game.storage("game2048:queue"))[0]
     assert (queued["id"], queued["log"]) == (played["id"], played["log"])
     # the queue survives a reload and is sent once the server answers
     failing["on"] = False
     game.page.reload()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     assert _get(f"{game.base_url}/api/games/{played['id']}")["log"] == played["log"]
 
 
@@ -100,13 +101,13 @@ def test_the_daily_game_has_the_same_seed_for_everyone(game, browser):
     game.open()
     _server_game(game)
     game.page.locator("#daily").click()
-    game.page.wait_for_function("window.game2048.state().mode === 'daily'")
+    game.page.wait_for_function("() => window.game2048.state().mode === 'daily'")
     mine = game.state()
     other = browser.new_page()
     other.goto(game.base_url + "/")
-    other.wait_for_function("window.game2048 && window.game2048.state().id !== null")
+    other.wait_for_function("() => window.game2048 && window.game2048.state().id !== null")
     other.locator("#daily").click()
-    other.wait_for_function("window.game2048.state().mode === 'daily'")
+    other.wait_for_function("() => window.game2048.state().mode === 'daily'")
     assert other.evaluate("window.game2048.state().seed") == mine["seed"]
     other.context.close()
 
@@ -115,7 +116,7 @@ def test_the_nickname_is_asked_once_and_can_be_changed(game):
     game.open()
     game.page.evaluate("localStorage.setItem('game2048:name', '\"\"')")
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
+    game.page.wait_for_function("() => window.game2048 !== undefined")
     _server_game(game)
     _play_some(game, 4)
     game.page.locator("#new-game").click()
@@ -123,7 +124,7 @@ def test_the_nickname_is_asked_once_and_can_be_changed(game):
     assert dialog.is_visible()
     game.page.locator("#nickname-input").fill("Ada")
     dialog.get_by_role("button", name="Save").click()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     assert json.loads(game.storage("game2048:name")) == "Ada"
     _play_some(game, 4)
     game.page.locator("#new-game").click()
@@ -138,7 +139,7 @@ def test_a_hint_shows_a_direction_and_unranks_the_game(game):
     game.open()
     _server_game(game)
     game.page.locator("#hint").click()
-    game.page.wait_for_function("document.getElementById('hint-out').textContent !== ''")
+    game.page.wait_for_function("() => document.getElementById('hint-out').textContent !== ''")
     assert game.page.locator("#hint-out").inner_text().startswith("Hint:")
     state = game.state()
     assert state["helped"] is True and state["ranked"] is False
@@ -151,7 +152,7 @@ def test_autoplay_plays_and_any_key_stops_it(game):
     button = game.page.locator("#autoplay")
     button.click()
     assert button.get_attribute("aria-pressed") == "true"
-    game.page.wait_for_function("window.game2048.state().moves >= 3", timeout=20000)
+    game.page.wait_for_function("() => window.game2048.state().moves >= 3", timeout=20000)
     game.page.keyboard.press("Shift")
     assert button.get_attribute("aria-pressed") == "false"
     moves = game.state()["moves"]

@@ -15,8 +15,10 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from . import games
+from . import conditional, games
 from .config import MAX_LOG
+from .cpubudget import Verifier, client_address
+from .errors import ErrorOut, responses
 from .games import ClientError, Mode
 
 router = APIRouter(prefix="/api")
@@ -27,10 +29,6 @@ MAX_SEED_EXCLUSIVE = 2**53
 class _Strict(BaseModel):
     # "4" is not 4 and true is not 1: a wrong type is the client's mistake to hear about
     model_config = ConfigDict(strict=True)
-
-
-class ErrorOut(BaseModel):
-    error: str = Field(description="What was wrong, in words a person can act on.")
 
 
 class NewGameIn(_Strict):
@@ -105,9 +103,9 @@ class HintOut(BaseModel):
     scores: dict[str, float]
 
 
-ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": ErrorOut} for code in (403, 404, 409, 413, 422, 429)
-}
+ERRORS = responses(403, 404, 408, 409, 413, 422, 429)  # every status the API uses
+#: What any route with a JSON body can answer before it runs: too slow, too large, unreadable.
+BODY_ERRORS = (408, 413, 422)
 
 
 def session(request: Request) -> Iterator[Session]:
@@ -131,7 +129,7 @@ Db = Annotated[Session, Depends(session)]
 GameId = Annotated[str, Path(max_length=64)]
 
 
-@router.post("/games", status_code=201, response_model=NewGameOut, responses=ERRORS,
+@router.post("/games", status_code=201, response_model=NewGameOut, responses=responses(*BODY_ERRORS, 429),
              dependencies=[limited("games")])
 def create_game(body: NewGameIn, request: Request, db: Db) -> NewGameOut:
     """Start a game: the server issues its seed and the token that finishes it."""
@@ -140,20 +138,26 @@ def create_game(body: NewGameIn, request: Request, db: Db) -> NewGameOut:
                       token=issued.token, date=issued.date)
 
 
-@router.post("/games/{game_id}/finish", response_model=FinishOut, responses=ERRORS,
-             dependencies=[limited("games")])
-def finish_game(game_id: GameId, body: FinishIn, request: Request, db: Db) -> FinishOut:
-    """Submit the game's record; the server replays it and keeps it if the score matches."""
-    done = games.finish_game(
-        db, request.app.state.secret, game_id, token=body.token, log=body.log, score=body.score,
-        name=body.name, helped=body.helped, max_log=request.app.state.settings.max_log,
-    )
+@router.post("/games/{game_id}/finish", response_model=FinishOut,
+             responses=responses(403, 404, 409, *BODY_ERRORS, 429), dependencies=[limited("games")])
+def finish_game(game_id: GameId, body: FinishIn, request: Request, db: Db, verify: Verifier) -> FinishOut:
+    """Submit the game's record; the server replays it and keeps it if the score matches.
+
+    The replay's CPU time counts against the client's CPU budget (429 when spent); a
+    record refused once (422) is refused at once if sent again.
+    """
+    name = games.check_name(body.name)  # before the replay: a bad name is not a bad record
+    with verify("finish", game_id, body.log, body.score):
+        done = games.finish_game(
+            db, request.app.state.secret, game_id, token=body.token, log=body.log, score=body.score,
+            name=name, helped=body.helped, max_log=request.app.state.settings.max_log,
+        )
     request.app.state.answers.clear()  # this worker's leaderboards now include the new score
     return FinishOut(verified=done.verified, ranked=done.ranked, score=done.score,
                      max_tile=done.max_tile, rank=done.rank)
 
 
-@router.get("/leaderboard", response_model=LeaderboardOut, responses=ERRORS)
+@router.get("/leaderboard", response_model=LeaderboardOut, responses=responses(422))
 async def leaderboard(
     request: Request,
     size: Annotated[int, Query(ge=3, le=6)] = 4,
@@ -184,13 +188,20 @@ def _leaderboard_json(sessions, size: int, mode: Mode, day: dt.date | None, limi
     return answer.model_dump_json().encode()
 
 
-@router.get("/games/{game_id}", response_model=RecordOut, responses=ERRORS)
-def get_game(game_id: GameId, db: Db) -> RecordOut:
-    """A finished game's record: replay (size, seed, log) to check its score."""
-    return RecordOut(**vars(games.get_record(db, game_id)))
+@router.get("/games/{game_id}", response_model=RecordOut, responses={
+    **responses(404, 422), 304: {"description": "the client's copy (If-None-Match) is current"}})
+def get_game(game_id: GameId, db: Db, request: Request) -> Response:
+    """A finished game's record: replay (size, seed, log) to check its score.
+
+    It never changes: the answer has an ETag, and If-None-Match gets a 304.
+    """
+    record = RecordOut(**vars(games.get_record(db, game_id)))
+    answer = Response(record.model_dump_json().encode(), media_type="application/json")
+    return conditional.cached(request, answer, conditional.RECORD_CACHE)
 
 
-@router.post("/hint", response_model=HintOut, responses=ERRORS, dependencies=[limited("hint")])
+@router.post("/hint", response_model=HintOut, dependencies=[limited("hint")], responses={
+    **responses(*BODY_ERRORS, 429), 503: {"model": ErrorOut, "description": "no solver installed here"}})
 def hint(body: HintIn, request: Request) -> HintOut:
     """The solver's move for a position, and its score for every legal direction."""
     from ..game import Game
@@ -205,5 +216,6 @@ def hint(body: HintIn, request: Request) -> HintOut:
         from ..solver import analyse
     except ImportError:
         raise ClientError(503, "this server has no solver installed") from None
-    move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
+    with request.app.state.hint_budget.spend(client_address(request), "hint"):
+        move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
     return HintOut(move=move, scores=scores)  # type: ignore[arg-type]

@@ -8,20 +8,23 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi import FastAPI
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import sessionmaker
-from starlette.exceptions import HTTPException
 
-from . import api, views
+from . import api, apidocs, errors, ops, views
+from .bodies import ReadableBodies
 from .bodylimit import BodyLimit
 from .cache import AnswerCache
 from .config import Settings
+from .cpubudget import CpuBudget
 from .db import load_secret, make_engine, migrate
 from .games import ClientError
+from .head import HeadAsGet
+from .headers import SecurityHeaders
 from .ratelimit import RateLimiter
+from .requestlog import RequestLog, setup_logging
 
 STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
 
@@ -32,15 +35,15 @@ _PLACEHOLDER = (
     "<p>The browser game is not installed here. The API is at <a href=/docs>/docs</a>."
 )
 
-DESCRIPTION = """\
+DESCRIPTION = f"""\
 Play 2048 with server-issued seeds. `POST /api/games` starts a game; play it
-anywhere (the spawns follow from the seed); `POST /api/games/{id}/finish` sends
+anywhere (the spawns follow from the seed); `POST /api/games/{{id}}/finish` sends
 the move log, which the server replays before it keeps and ranks the score.
 
-Every error answer is `{"error": "..."}` with a 4xx status: 403 wrong token,
-404 unknown game, 409 already finished, 413 body or log too large, 422 a
-request that does not fit the schema or a record that does not verify,
-429 rate limit (see `Retry-After`).
+Every error answer is `{{"error": "..."}}` with a 4xx status; each route lists
+the ones it can give:
+
+{errors.describe_statuses()}
 """
 
 
@@ -68,8 +71,15 @@ def create_app(settings: Settings) -> FastAPI:
     migrate(engine)
     sessions = sessionmaker(engine, expire_on_commit=False)
 
-    app = FastAPI(title="game2048", version="0.1.0", description=DESCRIPTION, lifespan=_lifespan)
-    app.add_middleware(BodyLimit, limit=settings.max_body)
+    setup_logging()
+    app = FastAPI(title="game2048", version="0.1.0", description=DESCRIPTION, lifespan=_lifespan,
+                  docs_url=None, redoc_url=None)
+    # innermost first: each add_middleware wraps the ones before it
+    app.add_middleware(ReadableBodies)
+    app.add_middleware(BodyLimit, limit=settings.max_body, deadline=settings.body_deadline)
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(RequestLog)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = sessions
@@ -79,8 +89,12 @@ def create_app(settings: Settings) -> FastAPI:
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
     }
-    _error_handlers(app)
+    app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
+    app.state.hint_budget = CpuBudget(settings.hint_cpu_budget, settings.redis_url, namespace="hint-cpu")
+    errors.install(app, ClientError)
     app.include_router(api.router)
+    app.include_router(ops.router)
+    apidocs.install(app)
     app.include_router(views.router)
     try:
         from ..pages import router as pages_router
@@ -99,48 +113,6 @@ def create_app(settings: Settings) -> FastAPI:
     if STATIC_DIR.is_dir():
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
-
-
-def _error_handlers(app: FastAPI) -> None:
-    """One error shape for everything: ``{"error": "..."}``."""
-
-    @app.exception_handler(ClientError)
-    async def client_error(_request: Request, exc: ClientError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": describe_validation(exc.errors())}, status_code=422)
-
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        message = {
-            404: f"nothing at {request.url.path}",
-            405: f"{request.method} is not allowed on {request.url.path}",
-        }.get(exc.status_code, str(exc.detail))
-        return JSONResponse({"error": message}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
-
-    @app.exception_handler(Exception)
-    async def crash(_request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error", exc_info=exc)
-        return JSONResponse({"error": "internal error; nothing was stored"}, status_code=500)
-
-
-def describe_validation(errors: object) -> str:
-    """One line per problem, e.g. ``body.size: Input should be less than or equal to 6``."""
-    parts = []
-    for err in list(errors)[:3]:  # type: ignore[call-overload]
-        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        if err.get("type") == "json_invalid":
-            parts.append("the body is not valid JSON")
-        elif loc == "body" and err.get("type") in ("model_attributes_type", "dict_type"):
-            parts.append("the body must be a JSON object (sent as application/json)")
-        elif err.get("type") == "missing":
-            parts.append(f"{loc}: required")
-        else:
-            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
 
 
 def app_from_env() -> FastAPI:

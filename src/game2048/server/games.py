@@ -9,7 +9,6 @@ written.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Literal
@@ -21,13 +20,11 @@ from ..record import RecordError, replay
 from ..rules import SIZES
 from .db import one_writer
 from .models import GameRow
+from .names import BadName, clean_name
 from .seeds import check_token, classic_seed, daily_seed, game_token, new_game_id
 
 Mode = Literal["classic", "daily"]
 MODES: tuple[Mode, ...] = ("classic", "daily")
-NAME_MAX = 24
-#: Bidirectional embedding and override characters: they would let a name reorder the page around it.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 #: What ``seeds.new_game_id`` makes; anything else cannot be a game (and never reaches the database).
@@ -95,20 +92,15 @@ def utc_today() -> date:
 
 
 def check_name(name: str) -> str:
-    """The nickname with outer spaces removed, or ClientError if it cannot be shown as typed.
+    """The nickname as it will be stored and shown (see ``names.clean_name``), or ClientError.
 
-    >>> check_name("  Ada ")
+    >>> check_name("  Ada\u200b ")
     'Ada'
     """
-    name = name.strip()
-    if not name:
-        raise ClientError(422, "name must not be empty")
-    if len(name) > NAME_MAX:
-        raise ClientError(422, f"name must be at most {NAME_MAX} characters, got {len(name)}")
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
-            raise ClientError(422, f"name must not contain control characters (found U+{ord(ch):04X})")
-    return name
+    try:
+        return clean_name(name)
+    except BadName as exc:
+        raise ClientError(422, str(exc)) from None
 
 
 def start_game(session: Session, secret: str, size: int, mode: Mode, today: date | None = None) -> Issued:
@@ -140,7 +132,7 @@ def finish_game(
     """
     name = check_name(name)
     if max_log is not None and len(log) > max_log:
-        raise ClientError(413, f"the log is {len(log)} letters long; at most {max_log} are accepted")
+        raise ClientError(422, f"the log is {len(log)} letters long; at most {max_log} are accepted")
     row = session.get(GameRow, game_id) if _GAME_ID.fullmatch(game_id) else None
     if row is None:
         raise ClientError(404, f"there is no game {game_id!r}; start one with POST /api/games")
