@@ -227,6 +227,12 @@ class Game:
         """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it."""
         return {"size": self.size, "seed": self.seed, "log": self.log}
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG: how a notebook shows a game (see ``game2048.svg``)."""
+        from .svg import svg
+
+        return svg(self, size=360)
+
     def __repr__(self) -> str:
         return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"
 
