@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -281,3 +283,20 @@ def test_a_session_over_the_server_finishes_a_ranked_game_under_the_players_name
     assert session.finished is not None and session.finished.rank == 1
     assert "Rank 1." in session.message and state.games["g1"]["name"] == "cy"
     assert scores.best(3) == session.state.score
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--size", "7"], "board size must be one of 3, 4, 5, 6"),
+        (["--seed", "-1"], "seed must be an integer"),
+        (["--server", "http://127.0.0.1:9", "--seed", "3"], "leave out --seed"),
+        ([], "needs a terminal"),
+    ],
+)
+def test_play_refuses_bad_options_and_a_missing_terminal_with_one_line(args, message):
+    done = subprocess.run(
+        [str(Path(sys.executable).parent / "game2048"), "play", *args],
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 1 and message in done.stderr and "Traceback" not in done.stderr
