@@ -117,10 +117,18 @@ def test_r_asks_before_starting_a_new_game(term):
     term.keys("n")
     term.wait_for("the question to go", lambda: "Start a new game?" not in term.screen())
     assert term.board(3) == game.board
+    move = game.legal_moves()[0]
+    game.move(move)
+    term.keys({"up": "k", "down": "j", "left": "h", "right": "l"}[move])
+    term.wait_for("three tiles", lambda: term.board(3) == game.board)
     term.keys("r")
     term.wait_for("the question", lambda: "Start a new game? (y/n)" in term.screen())
     term.keys("y")
-    term.wait_for("a new opening", lambda: (b := term.board(3)) is not None and b != game.board)
+    term.wait_for(
+        "a new opening: two tiles, score 0",
+        lambda: (b := term.board(3)) is not None and sum(v > 0 for row in b for v in row) == 2
+        and "score 0" in term.screen(),
+    )
     term.keys("q")
     term.wait_for("the game to exit", lambda: term.exit_file.exists() and term.exit_file.read_text().strip())
     assert term.exit_file.read_text().strip() == "0"

@@ -139,6 +139,8 @@ class Colours:
         if not self.enabled:
             return
         curses.start_color()
+        with contextlib.suppress(curses.error):  # keep the terminal's own background around the board
+            curses.use_default_colors()
         count = curses.COLORS
         pairs = [(colours.board, colours.board), (colours.cell, colours.cell), *colours.tiles]
         attrs = []
