@@ -15,6 +15,7 @@ from game2048.svg import (
     DIGIT_WIDTH,
     LINE_HEIGHT,
     MIN_CONTRAST,
+    SHEETS,
     TEXT_SPAN,
     VIEW,
     _hex,
@@ -82,7 +83,7 @@ def test_tile_text_meets_wcag_aa_contrast_in_both_themes(theme):
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_tile_backgrounds_come_from_the_browser_stylesheet(theme):
     """One fact, one place: every colour the picture uses is written in the stylesheets."""
-    sheets = (CSS / "tiles.css").read_text() + (CSS / "base.css").read_text()
+    sheets = "".join((CSS / name).read_text() for name in SHEETS)
     colour = r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|rgb\([^)/]*\)"
     written = {_hex(c, "test") for c in re.findall(colour, sheets)}
     styled = re.findall(r'data-exp="(\d+)"', (CSS / "tiles.css").read_text())
@@ -93,7 +94,12 @@ def test_tile_backgrounds_come_from_the_browser_stylesheet(theme):
 
 
 def test_the_stylesheet_reader_follows_the_cascade():
-    tiles_css = """
+    css = """
+    :root { --panel: #abcdef; --cell-bg: #123; --focus: #0000ff; --hot: #ff8800; }
+    @media (prefers-color-scheme: dark) { :root { --panel: #010101; --hot: #ffaa00; } }
+    .board { position: relative; background: var(--panel); }
+    .cell { background: var(--cell-bg); }
+    .row-board .cell { background: #999999; }
     /* base, then per exponent */
     .tile-inner { background: #eeeeee; color: #111111; }
     .tile[data-exp="2"] .tile-inner { background: rgb(10 20 30); color: #fff; }
@@ -103,12 +109,8 @@ def test_the_stylesheet_reader_follows_the_cascade():
       .tile[data-exp="3"] .tile-inner { color: #000000; }
     }
     """
-    base_css = """
-    :root { --panel: #abcdef; --cell-bg: #123; --focus: #0000ff; --hot: #ff8800; }
-    @media (prefers-color-scheme: dark) { :root { --panel: #010101; --hot: #ffaa00; } }
-    """
-    light = palette_from_css(tiles_css, base_css, "light")
-    dark = palette_from_css(tiles_css, base_css, "dark")
+    light = palette_from_css(css, "light")
+    dark = palette_from_css(css, "dark")
     assert light.board == "#abcdef" and light.cell == "#112233" and dark.board == "#010101"
     assert light.tiles == (("#eeeeee", "#111111"), ("#0a141e", "#ffffff"), ("#ff8800", "#111111"))
     # dark: the base rule changes tile 2 only where no more specific rule speaks
@@ -119,8 +121,11 @@ def test_the_stylesheet_reader_follows_the_cascade():
 
 
 def test_text_below_wcag_contrast_is_replaced_by_black_or_white():
-    css = '.tile-inner { background: #f2b179; color: #f9f6f2; } .tile[data-exp="2"] .tile-inner { }'
-    p = palette_from_css(css, ":root { --panel: #000; --cell-bg: #111; --focus: #00f; }", "light")
+    css = (
+        ':root { --focus: #00f; } .board { background: #000; } .cell { background: #111; }'
+        '.tile-inner { background: #f2b179; color: #f9f6f2; } .tile[data-exp="2"] .tile-inner { }'
+    )
+    p = palette_from_css(css, "light")
     assert p.tiles[0] == ("#f2b179", "#000000")
 
 

@@ -5,9 +5,9 @@
 True
 
 In a notebook a ``Game`` draws itself (``Game._repr_svg_``). The tile colours
-are read from the browser game's stylesheets (``web/static/css/tiles.css`` for
-the tiles, ``base.css`` for the board and empty cells), light and dark, so
-the two never disagree. Where a stylesheet's text colour would fall below the
+are read from the browser game's stylesheets (``web/static/css``: ``tiles.css``
+for the tiles, the ``.board`` and ``.cell`` rules for the board and empty
+cells), light and dark, so the two never disagree. Where a stylesheet's text colour would fall below the
 WCAG AA contrast ratio (4.5:1) on its tile, the picture uses black or white
 text instead, whichever reads better. Numbers shrink with their digit count
 and from 7 digits on break over two lines, so every tile up to 2^37 fits its
@@ -123,22 +123,35 @@ def _hex(value: str, where: str) -> str:
     raise ValueError(f"cannot read the colour {value!r} for {where} in the stylesheets")
 
 
-def palette_from_css(tiles_css: str, base_css: str, theme: Theme) -> Palette:
-    """The palette the browser shows for ``theme``, from the text of its two stylesheets."""
+#: The stylesheets that colour a board, in the order the page loads them.
+SHEETS = ("base.css", "board.css", "tiles.css")
+
+
+def palette_from_css(css: str, theme: Theme) -> Palette:
+    """The palette the browser shows for ``theme``, from the text of its stylesheets.
+
+    The board and empty cells take the background of the ``.board`` and
+    ``.cell`` rules, each tile the background and colour that win the cascade
+    for ``.tile[data-exp="k"] .tile-inner``; ``var(--x)`` is read from the
+    ``:root`` rules, and the dark theme adds the ``prefers-color-scheme: dark``
+    rules.
+    """
     dark = theme == "dark"
-    base = _rules(base_css)
+    rules = _rules(css)
     variables: dict[str, str] = {}
-    for dark_only, sel, decls in base:
+    for dark_only, sel, decls in rules:
         if sel == ":root" and (dark or not dark_only):
             variables.update({k: v for k, v in decls.items() if k.startswith("--")})
-    rules = _rules(tiles_css)
     exps = sorted({int(e) for _, sel, _ in rules for e in _EXP.findall(sel)})
     if not exps:
         raise ValueError("no tile styles (data-exp) found in tiles.css")
 
-    def matcher(exp: int) -> Callable[[str], bool]:
+    def exactly(selector: str) -> Callable[[str], bool]:
+        return lambda sel: sel == selector
+
+    def tile(exp: int) -> Callable[[str], bool]:
         def matches(sel: str) -> bool:
-            if ".tile-inner" not in sel:
+            if not sel.endswith(".tile-inner"):
                 return False
             found = _EXP.findall(sel)
             return not found or found == [str(exp)]
@@ -148,13 +161,15 @@ def palette_from_css(tiles_css: str, base_css: str, theme: Theme) -> Palette:
     tiles = []
     for exp in range(1, exps[-1] + 1):
         where = f"the tile 2^{exp} ({theme})"
-        bg = _resolve(_cascade(rules, dark, matcher(exp), "background"), variables, where)
-        fg = _resolve(_cascade(rules, dark, matcher(exp), "color"), variables, where)
+        bg = _resolve(_cascade(rules, dark, tile(exp), "background"), variables, where)
+        fg = _resolve(_cascade(rules, dark, tile(exp), "color"), variables, where)
         tiles.append((bg, readable(fg, bg)))
+    board = _cascade(rules, dark, exactly(".board"), "background")
+    cell = _cascade(rules, dark, exactly(".cell"), "background")
     return Palette(
-        board=_resolve(variables.get("--panel"), variables, f"the board ({theme})"),
-        cell=_resolve(variables.get("--cell-bg"), variables, f"an empty cell ({theme})"),
-        accent=_resolve(variables.get("--focus"), variables, f"the accent ({theme})"),
+        board=_resolve(board, variables, f"the board ({theme})"),
+        cell=_resolve(cell, variables, f"an empty cell ({theme})"),
+        accent=_resolve(variables.get("--focus"), variables, f"the accent --focus ({theme})"),
         tiles=tuple(tiles),
     )
 
@@ -165,9 +180,7 @@ def palette(theme: Theme = "light") -> Palette:
     if theme not in THEMES:
         raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {theme!r}")
     css = files("game2048") / "web" / "static" / "css"
-    return palette_from_css(
-        (css / "tiles.css").read_text(encoding="utf-8"), (css / "base.css").read_text(encoding="utf-8"), theme
-    )
+    return palette_from_css("\n".join((css / name).read_text(encoding="utf-8") for name in SHEETS), theme)
 
 
 def luminance(colour: str) -> float:
