@@ -140,3 +140,24 @@ def test_a_6x6_board_fits_80x24(term):
     term.wait_for("the opening board", lambda: term.board(6) == game.board)
     term.keys("q")
     term.wait_for("the game to exit", lambda: term.exit_file.exists() and term.exit_file.read_text().strip())
+
+
+def test_a_ranked_game_through_a_server_is_finished_under_the_name_typed(term, fake):
+    state, url = fake
+    term.start("--size", "4", "--server", url)
+    game = Game(4, 5)  # the fake server deals seed 5 to its first game
+    term.wait_for("the dealt opening", lambda: term.board(4) == game.board and "ranked" in term.screen())
+    game.move("left")
+    term.keys("Left")
+    term.wait_for("the board the server dealt", lambda: term.board(4) == game.board)
+    term.keys("r")
+    term.wait_for("the question", lambda: "Start a new game? (y/n)" in term.screen())
+    term.keys("y")
+    term.wait_for("the name prompt", lambda: "Your name for the leaderboard:" in term.screen())
+    term.keys("ada", "Enter")
+    term.wait_for("the second game", lambda: len(state.games) == 2 and term.board(4) == Game(4, 6).board)
+    assert state.games["g1"]["name"] == "ada" and state.games["g1"]["log"] == "L"
+    assert f"Last game: {game.score} points. Rank 1. Seed 5." in term.screen()
+    term.keys("q")
+    term.wait_for("the game to exit", lambda: term.exit_file.exists() and term.exit_file.read_text().strip())
+    assert term.exit_file.read_text().strip() == "0"

@@ -72,15 +72,18 @@ class Session:
 
     def new_game(self) -> None:
         """Finish the game in play (its score counts) if a move was made, then open a new one."""
+        summary = ""
         if self.finished is None and self._moved:
-            self._finish()
+            summary = self._finish()
+        elif self.finished is not None:
+            summary = self._summary(self.finished)
         try:
             state = self.dealer.open()
         except DealerError as exc:
             self.message = str(exc)
             return
         self.finished = None
-        self.message = ""
+        self.message = f"Last game: {summary}" if summary else ""
         self.state = state
         self._won_seen = state.won
         self._moved = False
@@ -99,17 +102,23 @@ class Session:
         if state.over:
             self._finish()
 
-    def _finish(self) -> None:
+    def _finish(self) -> str:
+        """Finish the game with the dealer; its summary ("" if the dealer could not)."""
         self.scores.offer(self.size, self.state.score)
         try:
             self.finished = self.dealer.finish(self._name())
         except DealerError as exc:
             self.message = str(exc)
-            return
-        done = self.finished
-        words = [f"{'Game over' if self.state.over else 'Game ended'}: {done.score} points."]
+            return ""
+        summary = self._summary(self.finished)
+        self.message = f"{'Game over' if self.state.over else 'Game ended'}: {summary} r: new game, q: quit."
+        return summary
+
+    @staticmethod
+    def _summary(done: Finished) -> str:
+        words = [f"{done.score} points."]
         if done.rank is not None:
             words.append(f"Rank {done.rank}.")
         if done.seed is not None:
             words.append(f"Seed {done.seed}.")
-        self.message = " ".join(words) + " r: new game, q: quit."
+        return " ".join(words)
