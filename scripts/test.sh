@@ -15,16 +15,6 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
-# Browser tests drive Debian's Chromium (never a downloaded browser build).
-if ! command -v chromium >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing chromium (Debian package) for the browser tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    echo "note: chromium is not installed and cannot be installed here; browser tests will skip"
-  fi
-fi
-
 # The terminal game's tests drive `game2048 play` through Debian's tmux.
 if ! command -v tmux >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -32,6 +22,16 @@ if ! command -v tmux >/dev/null 2>&1; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
   else
     echo "note: tmux is not installed and cannot be installed here; terminal tests will skip"
+  fi
+fi
+
+# Browser tests drive Debian's Chromium (never a downloaded browser build).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing chromium (Debian package) for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "note: chromium is not installed and cannot be installed here; browser tests will skip"
   fi
 fi
 
