@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run them all: lint, JS units, Python
-# (engine, server, solver, pages, and the browser suite in headless Chromium).
+# (engine, server, solver, pages, the browser suite in headless Chromium, and the
+# terminal game in tmux).
 #
 #   ./scripts/test.sh            # from a fresh clone; safe to run again
 #   ./scripts/test.sh -k replay  # extra arguments go to pytest
@@ -13,6 +14,16 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
+
+# The terminal game's tests drive `game2048 play` through Debian's tmux.
+if ! command -v tmux >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing tmux (Debian package) for the terminal tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+  else
+    echo "note: tmux is not installed and cannot be installed here; terminal tests will skip"
+  fi
+fi
 
 # Browser tests drive Debian's Chromium (never a downloaded browser build).
 if ! command -v chromium >/dev/null 2>&1; then
