@@ -15,33 +15,18 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
-# The terminal game's tests drive `game2048 play` through Debian's tmux.
-if ! command -v tmux >/dev/null 2>&1; then
+# Debian packages some tests need (never a downloaded browser build): installed
+# when missing and we are root; otherwise the tests that need them say why they skip.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)      # browser tests
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)              # the terminal game in tmux
+{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1 || missing+=(nginx)  # slow clients behind nginx
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing tmux (Debian package) for the terminal tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null
+    echo "installing Debian packages for the tests: ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "note: tmux is not installed and cannot be installed here; terminal tests will skip"
-  fi
-fi
-
-# Browser tests drive Debian's Chromium (never a downloaded browser build).
-if ! command -v chromium >/dev/null 2>&1; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing chromium (Debian package) for the browser tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  else
-    echo "note: chromium is not installed and cannot be installed here; browser tests will skip"
-  fi
-fi
-
-# The slow-client tests run nginx with the configuration in docs/deploy.md.
-if ! command -v nginx >/dev/null 2>&1 && [ ! -x /usr/sbin/nginx ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing nginx (Debian package) for the slow-client tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
-  else
-    echo "note: nginx is not installed and cannot be installed here; the proxy tests will skip"
+    echo "note: ${missing[*]} missing and cannot be installed here; the tests that need them will skip"
   fi
 fi
 
