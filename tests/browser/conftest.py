@@ -129,6 +129,13 @@ class GamePage:
     def load(self, board: list[list[int]], score: int = 0) -> None:
         self.page.evaluate("([b, s]) => window.game2048.load(b, s)", [board, score])
 
+    def new_game(self) -> None:
+        """Press "New game" and, if a game is in progress (it then asks first), confirm."""
+        self.page.locator("#new-game").click()
+        confirm = self.page.locator("#confirm")
+        if confirm.is_visible():
+            confirm.locator("button[value='yes']").click()
+
     def storage(self, key: str) -> str | None:
         return self.page.evaluate("k => localStorage.getItem(k)", key)
 

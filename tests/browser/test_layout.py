@@ -46,10 +46,15 @@ def test_screen_readers_get_the_board_and_each_move(game):
     game.load([[2, 2, 0], [0, 0, 0], [0, 0, 4]])
     game.page.keyboard.press("ArrowLeft")
     said = game.page.locator("#announcer").inner_text()
-    assert "left" in said and "4" in said and "score 4" in said
-    cells = game.page.locator("#board-table td").all_inner_texts()
+    assert said.startswith("Moved left. Merged into 4. 4 points, score 4. New "), said
     board = game.state()["board"]
-    assert cells == [str(v) if v else "empty" for row in board for v in row]
+    old = ((0, 0), (2, 0))
+    spawned = next((r, c) for r in range(3) for c in range(3) if board[r][c] and (r, c) not in old)
+    assert f"at row {spawned[0] + 1}, column {spawned[1] + 1}." in said
+    grid = game.page.get_by_role("grid", name="3 by 3 board")
+    cells = grid.get_by_role("gridcell").all_inner_texts()
+    named = [f"row {r + 1}, column {c + 1}: {board[r][c] or 'empty'}" for r in range(3) for c in range(3)]
+    assert cells == named
     assert game.page.locator("#announcer").get_attribute("aria-live") == "polite"
 
 

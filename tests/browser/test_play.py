@@ -165,9 +165,14 @@ def test_every_control_is_a_button_reachable_with_tab(game):
     for _ in range(40):
         page.keyboard.press("Tab")
         ids.add(page.evaluate("document.activeElement.id || document.activeElement.dataset.size || "
-                              "document.activeElement.dataset.lang || document.activeElement.tagName"))
-    for wanted in ("new-game", "undo", "daily", "hint", "autoplay", "name", "3", "6", "he", "th"):
+                              "document.activeElement.hreflang || document.activeElement.tagName"))
+    wanted_ids = ("new-game", "undo", "daily", "hint", "autoplay", "name", "3", "6", "board-reader",
+                  "he", "th")
+    for wanted in wanted_ids:
         assert wanted in ids
-    tags = page.evaluate("[...document.querySelectorAll('.controls > *, .choosers [data-size], "
-                         ".choosers [data-lang]')].map(e => e.tagName)")
+    tags = page.evaluate(
+        "[...document.querySelectorAll('.controls > *, .choosers [data-size]')].map(e => e.tagName)")
     assert set(tags) == {"BUTTON"}
+    # the language choice is a link: it works before (and without) any script
+    assert page.evaluate("[...document.querySelectorAll('.languages a')].map(a => a.hreflang)") == [
+        "en", "he", "ru", "th"]

@@ -284,21 +284,35 @@ def direction(lang: str) -> str:
     return "rtl" if lang in RTL else "ltr"
 
 
-def language_links(path: str, query: Mapping[str, str], current: str) -> list[dict[str, Any]]:
-    """One chooser link per language: the same page and query with ``lang`` replaced."""
+def language_links(
+    path: str, query: Mapping[str, str], current: str, origin: str = ""
+) -> list[dict[str, Any]]:
+    """One chooser link per language: the same page and query with ``lang`` replaced.
+
+    ``href`` is relative (for the chooser), ``absolute`` starts with ``origin``
+    (for ``<link rel="alternate" hreflang>``, which must be absolute).
+    """
     links = []
     for code in LANGUAGES:
         params = {k: v for k, v in query.items() if k != "lang"}
         params["lang"] = code
+        href = f"{path}?{urlencode(params)}"
         links.append(
             {
                 "code": code,
                 "name": NATIVE_NAMES[code],
-                "href": f"{path}?{urlencode(params)}",
+                "href": href,
+                "absolute": origin + href,
                 "current": code == current,
             }
         )
     return links
+
+
+def _origin(request: Any) -> str:
+    """``scheme://host[:port]`` of the request (behind a proxy, as ``--proxy-headers`` reports it)."""
+    url = getattr(request, "url", None)
+    return f"{url.scheme}://{url.netloc}" if url is not None and url.netloc else ""
 
 
 def page_context(request: Any, active: str = "", lang: str | None = None) -> dict[str, Any]:
@@ -308,11 +322,14 @@ def page_context(request: Any, active: str = "", lang: str | None = None) -> dic
     strategy, boards or solver ("" for none).
     """
     lang = lang or pick_language(request)
+    origin = _origin(request)
+    rest = {k: v for k, v in request.query_params.items() if k != "lang"}
     return {
         "request": request,
         "lang": lang,
         "dir": direction(lang),
         "t": strings(lang),
-        "languages": language_links(request.url.path, request.query_params, lang),
+        "languages": language_links(request.url.path, request.query_params, lang, origin),
+        "x_default": origin + request.url.path + (f"?{urlencode(rest)}" if rest else ""),
         "active": active,
     }

@@ -6,16 +6,16 @@ import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from sqlalchemy.orm import sessionmaker
 from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
-from . import api, views
+from ..web.assets import STATIC_DIR, ReleaseStaticFiles
+from . import api, play, views
 from .bodylimit import BodyLimit
 from .cache import AnswerCache
 from .config import Settings
@@ -23,14 +23,7 @@ from .db import load_secret, make_engine, migrate
 from .games import ClientError
 from .ratelimit import RateLimiter
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
-
 log = logging.getLogger(__name__)
-
-_PLACEHOLDER = (
-    "<!doctype html><meta charset=utf-8><title>2048</title>"
-    "<p>The browser game is not installed here. The API is at <a href=/docs>/docs</a>."
-)
 
 DESCRIPTION = """\
 Play 2048 with server-issued seeds. `POST /api/games` starts a game; play it
@@ -70,6 +63,7 @@ def create_app(settings: Settings) -> FastAPI:
 
     app = FastAPI(title="game2048", version="0.1.0", description=DESCRIPTION, lifespan=_lifespan)
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    app.add_middleware(GZipMiddleware, minimum_size=500)  # text answers travel compressed
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = sessions
@@ -89,15 +83,9 @@ def create_app(settings: Settings) -> FastAPI:
     if pages_router is not None:
         app.include_router(pages_router)
 
-    @app.get("/", include_in_schema=False, response_model=None)
-    def index() -> FileResponse | HTMLResponse:
-        page = STATIC_DIR / "index.html"
-        if page.is_file():
-            return FileResponse(page, media_type="text/html")
-        return HTMLResponse(_PLACEHOLDER)
-
-    if STATIC_DIR.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(play.router)
+    # /static/<release>/… cached for a year, /static/… revalidated (web/assets.py)
+    app.mount("/static", ReleaseStaticFiles(directory=STATIC_DIR), name="static")
     return app
 
 
