@@ -14,6 +14,11 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
+# The browser tests inject axe-core (the accessibility checker) from node_modules.
+if [ -f package-lock.json ] && command -v npm >/dev/null 2>&1; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
 # Browser tests drive Debian's Chromium (never a downloaded browser build).
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -154,3 +154,24 @@ def game(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Ite
     context.close()
     errors = [e for e in gp.errors if not (gp.network_cut and e.startswith("Failed to load resource"))]
     assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def finished_game(browser: Browser, base_url: str) -> str:
+    """The id of a game played in the page and sent to the server, for /games/{id} and /leaderboard."""
+    context = browser.new_context()
+    context.add_init_script("localStorage.setItem('game2048:name', '\"Ada\"')")
+    page = context.new_page()
+    try:
+        gp = GamePage(page, base_url).open()
+        page.wait_for_function("window.game2048.state().id !== null")
+        page.evaluate("""() => {
+            const g = window.game2048;
+            for (let i = 0; i < 60; i++) g.move('left') || g.move('down') || g.move('right') || g.move('up');
+        }""")
+        game_id = gp.state()["id"]
+        gp.new_game()
+        page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    finally:
+        context.close()
+    return game_id

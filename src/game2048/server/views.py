@@ -19,6 +19,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 from ..game import Game
 from ..record import replay
 from ..rules import SIZES
+from ..web.assets import asset_url
 from . import games
 from .games import MODES, ClientError
 
@@ -34,6 +35,8 @@ templates = Jinja2Templates(
         autoescape=True,
     )
 )
+
+templates.env.globals["asset"] = asset_url  # cache-forever addresses of the game's styles and scripts
 
 #: Games longer than this show their final board only: every frame is sent with the page.
 MAX_FRAMES = 3000
