@@ -17,9 +17,14 @@
 
 export const SPAWN_WAIT_MS = 1000;
 export const SUMMARY_MS = 2000;
+export const NOTE_WAIT_MS = 100;
 
 export class Announcer {
-  constructor(region, translator, { now = () => Date.now(), setTimer = setTimeout, clearTimer = clearTimeout } = {}) {
+  constructor(region, translator, {
+    now = () => Date.now(),
+    setTimer = (fn, ms) => setTimeout(fn, ms),
+    clearTimer = (id) => clearTimeout(id),
+  } = {}) {
     this.region = region;
     this.i18n = translator;
     this.now = now;
@@ -39,10 +44,14 @@ export class Announcer {
     this.#schedule();
   }
 
-  /** A remark to add to whatever is said in this task (a say() does not drop it). */
+  /**
+   * A remark to add to what is said next (a say() does not drop it): "no longer
+   * ranked" goes with the undo or hint that caused it, even when that sentence
+   * comes a few promise turns later. Said alone if nothing follows soon.
+   */
   note(text) {
     this.notes.push(text);
-    this.#schedule();
+    this.setTimer(() => this.#schedule(), NOTE_WAIT_MS);
   }
 
   /** Add to what is being said. */

@@ -26,9 +26,9 @@ export class Overlays {
       if (wasHidden.over) this.over.querySelector('button').focus();
     }
     // a hidden button cannot keep the focus: without this it would fall to the page
-    if (hadFocus && !this.win.contains(this.doc.activeElement) && !this.over.contains(this.doc.activeElement)) {
-      this.home();
-    }
+    const now = this.doc.activeElement;
+    const lost = !now || now === this.doc.body || [this.win, this.over].some((o) => o.hidden && o.contains(now));
+    if (hadFocus && lost) this.home();
   }
 
   #text(id, key, vars) {
