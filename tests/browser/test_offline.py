@@ -66,7 +66,10 @@ def test_other_addresses_revalidate_by_etag(base_url):
 
 
 def test_the_javascript_and_css_of_the_page_weigh_at_most_40_kb_compressed(base_url):
-    total = 0
+    html = fetch(base_url + "/")[2].decode()
+    styles = "".join(re.findall(r"<style>(.*?)</style>", html, re.S))
+    assert ".board" in styles, "the page's styles travel inside it"
+    total = len(gzip.compress(styles.encode()))
     for path in page_assets(base_url):
         if path.endswith((".js", ".css")):
             total += len(fetch(base_url + path, {"Accept-Encoding": "gzip"})[2])

@@ -1,5 +1,10 @@
 """The browser game's files: one release fingerprint, long-lived caching, the service worker.
 
+The game page inlines its style sheets (``page_styles``): a render-blocking
+request costs a round trip before the first paint, which on a phone is most
+of the time to a playable board; the 4.5 KB they weigh compressed travel with
+the page instead. The scripts are files, each cached for good.
+
 Every file under ``web/static`` is served at two addresses:
 
 - ``/static/<release>/<path>`` with ``Cache-Control: public, max-age=31536000,
@@ -37,6 +42,16 @@ REVALIDATE = "no-cache"
 _RELEASE = re.compile(r"[0-9a-f]{12}")
 #: What the service worker keeps for playing offline (the page itself it keeps as it goes).
 _PRECACHE = re.compile(r"^(css/.*\.css|js/[^/]*\.js|icons/.*|manifest\.webmanifest)$")
+
+
+#: The game page's style sheets, in cascade order.
+PAGE_STYLES = ("base", "board", "tiles", "panels")
+
+
+@lru_cache(maxsize=4)
+def page_styles(directory: Path = STATIC_DIR) -> str:
+    """The game page's CSS, for a ``<style>`` element: the files of PAGE_STYLES one after another."""
+    return "\n".join((directory / "css" / f"{name}.css").read_text(encoding="utf-8") for name in PAGE_STYLES)
 
 
 def _files(directory: Path) -> list[Path]:
