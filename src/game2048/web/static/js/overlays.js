@@ -33,7 +33,6 @@ export class Overlays {
 
   #text(id, key, vars) {
     const el = this.doc.getElementById(id);
-    el.dataset.i18nVars = JSON.stringify(vars);
     el.textContent = this.i18n.t(key, vars);
   }
 }
