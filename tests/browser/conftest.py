@@ -135,6 +135,9 @@ class GamePage:
         confirm = self.page.locator("#confirm")
         if confirm.is_visible():
             confirm.locator("button[value='yes']").click()
+            # the dialog's close event (and the new game it starts) comes in a task of its own
+            self.page.wait_for_function("!document.getElementById('confirm').open")
+            self.page.evaluate("new Promise((r) => setTimeout(r, 50))")
 
     def storage(self, key: str) -> str | None:
         return self.page.evaluate("k => localStorage.getItem(k)", key)

@@ -192,7 +192,8 @@ def test_buttons_that_end_a_game_in_progress_ask_first(game, button):
     confirm.get_by_role("button", name="Keep this game").click()
     assert confirm.is_hidden()
     assert game.state()["log"] == log
-    assert page.evaluate("document.activeElement.id") == button[1:], "focus goes back to the button"
+    # focus goes back to the button
+    page.wait_for_function("id => document.activeElement.id === id", arg=button[1:])
     page.locator(button).click()
     confirm.get_by_role("button", name="New game").click()
     page.wait_for_function("window.game2048.state().log === ''")
