@@ -9,7 +9,6 @@ import { GameController } from './controller.js';
 import { Translator, embeddedPack } from './i18n.js';
 import { Hud } from './hud.js';
 import { Input } from './input.js';
-import { registerWorker } from './offline.js';
 import { Dialogs, Overlays } from './overlays.js';
 import { SafeStorage } from './storage.js';
 import { SubmissionQueue } from './submissions.js';
@@ -62,4 +61,5 @@ window.addEventListener('online', () => controller.queue.flush());
 controller.init();
 window.game2048 = automation(controller);
 performance.mark('game2048:ready'); // the first move is possible from here (bench/lighthouse.py reads it)
-registerWorker(navigator);
+// the service worker's downloads wait until the page has loaded: they are for next time
+window.addEventListener('load', () => import('./offline.js').then((m) => m.registerWorker(navigator)));
