@@ -15,6 +15,11 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
+# The browser tests inject axe-core (the accessibility checker) from node_modules.
+if [ -f package-lock.json ] && command -v npm >/dev/null 2>&1; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
 # Debian packages some tests need (never a downloaded browser build): installed
 # when missing and we are root; otherwise the tests that need them say why they skip.
 missing=()

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { GameController } from '../../src/game2048/web/static/js/controller.js';
 import { replay } from '../../src/game2048/web/static/js/engine.js';
-import { Translator } from '../../src/game2048/web/static/js/i18n.js';
+import { translator } from './packs.mjs';
 import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
 
@@ -36,7 +36,7 @@ function makeController({ store = new SafeStorage(null), api = fakeServer(), con
   const dialogs = { open: false, confirm: async () => confirm, nickname: async () => 'Ada' };
   const controller = new GameController({
     store, api, overlays, dialogs,
-    i18n: new Translator('en'),
+    i18n: translator('en'),
     view: quiet, reader: quiet, hud: quiet, announcer: quiet,
     queue: new SubmissionQueue(store, api, { name: () => 'Ada', setTimer: () => {} }),
     perf: null,

@@ -6,14 +6,13 @@ import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse, HTMLResponse
-from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import sessionmaker
+from starlette.middleware.gzip import GZipMiddleware
 
-from . import api, apidocs, errors, ops, views
+from ..web.assets import STATIC_DIR, ReleaseStaticFiles
+from . import api, apidocs, errors, ops, play, views
 from .bodies import ReadableBodies
 from .bodylimit import BodyLimit
 from .cache import AnswerCache
@@ -26,14 +25,7 @@ from .headers import SecurityHeaders
 from .ratelimit import RateLimiter
 from .requestlog import RequestLog, setup_logging
 
-STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
-
 log = logging.getLogger(__name__)
-
-_PLACEHOLDER = (
-    "<!doctype html><meta charset=utf-8><title>2048</title>"
-    "<p>The browser game is not installed here. The API is at <a href=/docs>/docs</a>."
-)
 
 DESCRIPTION = f"""\
 Play 2048 with server-issued seeds. `POST /api/games` starts a game; play it
@@ -77,6 +69,7 @@ def create_app(settings: Settings) -> FastAPI:
     # innermost first: each add_middleware wraps the ones before it
     app.add_middleware(ReadableBodies)
     app.add_middleware(BodyLimit, limit=settings.max_body, deadline=settings.body_deadline)
+    app.add_middleware(GZipMiddleware, minimum_size=500)  # text answers travel compressed
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestLog)
@@ -103,15 +96,9 @@ def create_app(settings: Settings) -> FastAPI:
     if pages_router is not None:
         app.include_router(pages_router)
 
-    @app.get("/", include_in_schema=False, response_model=None)
-    def index() -> FileResponse | HTMLResponse:
-        page = STATIC_DIR / "index.html"
-        if page.is_file():
-            return FileResponse(page, media_type="text/html")
-        return HTMLResponse(_PLACEHOLDER)
-
-    if STATIC_DIR.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(play.router)
+    # /static/<release>/… cached for a year, /static/… revalidated (web/assets.py)
+    app.mount("/static", ReleaseStaticFiles(directory=STATIC_DIR), name="static")
     return app
 
 

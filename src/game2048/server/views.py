@@ -18,7 +18,8 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 
 from ..game import Game
 from ..record import replay
-from ..rules import SIZES, TARGETS
+from ..rules import SIZES
+from ..web.assets import asset_url
 from . import conditional, games
 from .cache import BoundedLRU
 from .cpubudget import client_address
@@ -36,6 +37,8 @@ templates = Jinja2Templates(
         autoescape=True,
     )
 )
+
+templates.env.globals["asset"] = asset_url  # cache-forever addresses of the game's styles and scripts
 
 #: Games longer than this show their final board only: every frame is sent with the page.
 MAX_FRAMES = 3000
@@ -263,7 +266,7 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
         _frames_cache.put(record.id, shown, len(shown))
     response = _render(
         request, "game.html", "leaderboard", record=record, stepper=len(record.log) <= MAX_FRAMES,
-        frames_json=shown, target=TARGETS[record.size],
+        frames_json=shown,
     )
     return conditional.cached(request, response, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
 

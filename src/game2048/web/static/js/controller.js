@@ -79,10 +79,10 @@ export class GameController {
     this.#changed();
   }
 
-  /** The R key: a game in progress is only replaced if the player confirms. */
-  async requestNewGame() {
+  /** R, New game, Daily game: a game in progress is only replaced if the player confirms. */
+  async requestNewGame(options = {}) {
     if (this.game.moves > 0 && !this.game.over && !(await this.dialogs.confirm())) return false;
-    this.newGame();
+    this.newGame(options);
     return true;
   }
 
@@ -158,13 +158,18 @@ export class GameController {
       // Start at once with a local seed; a server seed that arrives before the
       // first move replaces it, otherwise the game stays local (unranked).
       const session = newSession(new Game(size, seed ?? randomSeed()));
+      session.awaitingServer = seed === null; // the status line says so, not "offline"
       this.#begin(session);
       if (seed === null) {
+        const settled = () => {
+          session.awaitingServer = false;
+          if (this.session === session) this.#refresh();
+        };
         this.api.newGame(size, mode).then((issued) => {
           if (this.session === session && session.game.log === '' && issued?.size === size) {
             this.#begin(this.#serverSession(issued), false);
-          }
-        }, () => {});
+          } else settled();
+        }, settled);
       }
     }
     this.#prefetch(size);
@@ -225,6 +230,7 @@ export class GameController {
     this.askingName = true;
     const answer = await this.dialogs.nickname(this.nickname() ?? '');
     this.askingName = false;
+    if (answer === undefined) return; // dismissed (Esc): no answer, nothing stored
     // eslint-disable-next-line no-control-regex
     const clean = (answer ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 24).trim();
     if (clean) this.store.set('name', clean);
