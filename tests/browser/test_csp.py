@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from game2048.pages.charts import MIN_FONT
+
 pytestmark = pytest.mark.browser
 
 WATCH_VIOLATIONS = """
@@ -60,7 +62,7 @@ def test_a_page_works_under_the_policy(page, base_url, finished_game, path):
     if path.startswith("/games/"):
         assert page.title().startswith("Game") and "<" in page.title()  # the name's text, not tags
         assert "<bdi>" not in page.title()
-        page.wait_for_function("() => document.querySelectorAll('#replay-board div').length === 9")
+        page.wait_for_function("() => document.querySelectorAll('#replay-board .grid .cell').length === 9")
     assert page.evaluate("window.__violations") == []
     assert page.errors == []
 
@@ -80,7 +82,7 @@ def test_charts_keep_their_inline_styles(page, base_url):
     page.goto(base_url + "/strategy", wait_until="networkidle")
     # pygal's <style> inside the SVG applies: the chart's title is drawn at its set size
     size = page.evaluate("getComputedStyle(document.querySelector('figure.chart svg .title')).fontSize")
-    assert size == "16px"
+    assert size == f"{MIN_FONT + 2}px"
     assert page.evaluate("window.__violations") == []
 
 
