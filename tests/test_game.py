@@ -5,7 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game2048 import Game, slide
+from game2048.engine import tables
 from game2048.rules import DIRECTIONS
+from game2048.spawn import game_key
 
 
 def test_illegal_move_changes_nothing_and_is_not_recorded():
@@ -111,7 +113,7 @@ def test_from_board_rejects_bad_positions(bad):
 moves = st.text(alphabet="UDLR", max_size=200)
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)  # a 6x6 example is slow on a loaded machine
 @given(st.sampled_from([3, 4, 5, 6]), st.integers(0, 2**53 - 1), moves)
 def test_engine_agrees_with_the_plain_rules(n, seed, letters):
     game = Game(n, seed)
@@ -158,3 +160,17 @@ def test_a_snapshot_that_is_not_one_is_refused():
                 {**snap, "undos_left": 7}):
         with pytest.raises(ValueError):
             Game.resume(bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 17), min_size=16, max_size=16),
+    st.integers(0, 3),
+    st.integers(0, 2**20),
+    st.integers(0, 2**53 - 1),
+)
+def test_the_written_out_4x4_step_is_the_general_step(cells, d, index, seed):
+    t = tables(4)
+    board = t.pack([cells[r * 4 : (r + 1) * 4] for r in range(4)])
+    key = game_key(seed)
+    assert t._stepper4(d)(board, index, key) == t._stepper(d)(board, index, key)

@@ -34,6 +34,8 @@ _LETTERS = tuple(LETTERS[d] for d in DIRECTIONS)
 _DIRECTION_INDEX: dict[str, int] = {d: i for i, d in enumerate(DIRECTIONS)}
 _DIRECTION_INDEX.update({LETTERS[d]: i for i, d in enumerate(DIRECTIONS)})
 
+_LETTER_INDEX: dict[str, int] = {LETTERS[d]: i for i, d in enumerate(DIRECTIONS)}
+
 #: Spawns 0 and 1 are the opening tiles.
 OPENING_TILES = 2
 
@@ -176,27 +178,15 @@ class Game:
     # -- play -----------------------------------------------------------
 
     def _spawn(self, index: int) -> None:
-        self._board = self._t.spawn(self._board, self.seed, index, self._key)
+        self._board = self._t.spawn(self._board, index, self._key)
 
     def move(self, direction: str) -> bool:
         """Play one move; False, and nothing changes, if it would not change the board."""
-        return self._play(direction_index(direction))
+        return self._apply(_LETTERS[direction_index(direction)]) == 1
 
     def _play(self, d: int) -> bool:
-        t, before = self._t, self._board
-        board, points = t.movers[d](before)
-        if board == before:
-            return False
-        history = self._history
-        history.append((before, self.score))
-        self.score += points
-        self._log.append(_LETTERS[d])
-        if points and not self.won and points >= (1 << self._target_exp):
-            self.won = t.max_exponent(board) >= self._target_exp
-        # the k-th move in play brings spawn k + 1 (0 and 1 opened the game)
-        self._board = t.spawn(board, self.seed, OPENING_TILES - 1 + len(history), self._key)
-        self._over = None
-        return True
+        """``move`` by direction index (0 up, 1 down, 2 left, 3 right)."""
+        return self._apply(_LETTERS[d]) == 1
 
     def undo(self) -> bool:
         """Take back the last move in play; False if none is left or undos are used up.
@@ -204,13 +194,49 @@ class Game:
         At most three per game, and a game that used one is no longer ranked.
         ``won`` stays True: the target was reached.
         """
-        if not self._history or self.undos_left == 0:
-            return False
-        self._board, self.score = self._history.pop()
-        self.undos_left -= 1
-        self._log.append(UNDO_LETTER)
-        self._over = None
-        return True
+        return self._apply(UNDO_LETTER) == 1
+
+    def _apply(self, letters: str) -> int:
+        """Play ``letters`` (``U D L R`` moves, ``Z`` undo) in order, as far as the rules allow.
+
+        Returns how many were applied: it stops before the first unknown
+        letter, move that changes nothing, or undo that is not allowed, and
+        that letter and the rest leave the game as it was. Every move and undo
+        of the game goes through here; replay runs a whole log in one call.
+        """
+        t, history, key = self._t, self._history, self._key
+        steps, index_of = t.steps, _LETTER_INDEX
+        board, score, won = self._board, self.score, self.won
+        target_exp = self._target_exp
+        target = 1 << target_exp
+        # the k-th move in play brings spawn k + 1 (0 and 1 opened the game)
+        spawn = OPENING_TILES + len(history)
+        applied = 0
+        for letter in letters:
+            d = index_of.get(letter)
+            if d is not None:
+                moved = steps[d](board, spawn, key)
+                if moved is None:
+                    break
+                spawn += 1
+                history.append((board, score))
+                board, points = moved
+                score += points
+                if points >= target and not won:
+                    # the spawned tile (2 or 4) is never the target: this sees the merge
+                    won = t.max_exponent(board) >= target_exp
+            elif letter == UNDO_LETTER and history and self.undos_left:
+                board, score = history.pop()
+                spawn -= 1
+                self.undos_left -= 1
+            else:
+                break
+            applied += 1
+        if applied:
+            self._board, self.score, self.won = board, score, won
+            self._log.extend(letters[:applied])
+            self._over = None
+        return applied
 
     # -- what it looks like ---------------------------------------------
 
@@ -257,6 +283,12 @@ class Game:
     def record(self) -> dict[str, int | str]:
         """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it."""
         return {"size": self.size, "seed": self.seed, "log": self.log}
+
+    def _repr_svg_(self) -> str:
+        """The board as SVG: how a notebook shows a game (see ``game2048.svg``)."""
+        from .svg import svg
+
+        return svg(self, size=360)
 
     def __repr__(self) -> str:
         return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"

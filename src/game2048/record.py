@@ -13,9 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .game import Game
-from .rules import DIRECTION_OF_LETTER, DIRECTIONS, UNDO_LETTER
-
-_INDEX = {letter: DIRECTIONS.index(d) for letter, d in DIRECTION_OF_LETTER.items()}
+from .rules import DIRECTION_OF_LETTER, UNDO_LETTER
 
 
 class RecordError(ValueError):
@@ -45,21 +43,16 @@ def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | N
         game = Game.from_board(start, score=start_score, seed=seed)
         if game.size != size:
             raise ValueError(f"the start board is {game.size}x{game.size}, not {size}x{size}")
-    t = game._t
-    history = game._history
-    for i, letter in enumerate(log):
-        d = _INDEX.get(letter)
-        if d is not None:
-            if not game._play(d):
-                if not t.can_move(game._board):
-                    raise RecordError(i, f"move {letter!r} after game over")
-                raise RecordError(i, f"move {letter!r} does not change the board")
-        elif letter == UNDO_LETTER:
-            if game.undos_left == 0:
-                raise RecordError(i, "a fourth undo (3 per game)")
-            if not history:
-                raise RecordError(i, "undo with no move to take back")
-            game.undo()
-        else:
-            raise RecordError(i, f"unknown letter {letter!r} (expected U, D, L, R or Z)")
-    return game
+    done = game._apply(log)
+    if done == len(log):
+        return game
+    letter = log[done]
+    if letter in DIRECTION_OF_LETTER:
+        if game.over:
+            raise RecordError(done, f"move {letter!r} after game over")
+        raise RecordError(done, f"move {letter!r} does not change the board")
+    if letter == UNDO_LETTER:
+        if game.undos_left == 0:
+            raise RecordError(done, "a fourth undo (3 per game)")
+        raise RecordError(done, "undo with no move to take back")
+    raise RecordError(done, f"unknown letter {letter!r} (expected U, D, L, R or Z)")

@@ -19,7 +19,7 @@ def _play(game, keys="ArrowLeft ArrowUp ArrowRight ArrowDown ArrowLeft ArrowUp")
 
 def _reload(game):
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
+    game.page.wait_for_function("() => window.game2048 !== undefined")
     return game.settled()
 
 
@@ -81,7 +81,7 @@ def test_corrupt_saved_game_is_discarded_and_a_new_game_starts(game, saved):
         [KEY, saved],
     )
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
+    game.page.wait_for_function("() => window.game2048 !== undefined")
     state = game.state()
     assert state["log"] == "" and state["size"] == 4
     assert sum(v > 0 for row in state["board"] for v in row) == 2

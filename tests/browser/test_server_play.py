@@ -57,8 +57,8 @@ def test_a_ranked_game_is_dealt_by_the_server_through_keys(game):
     moves = [f for f in frames if f.get("op") == "moves"]
     assert len(moves) == len(state["log"])  # one message a move, each answered
     assert state["board"] == moves[-1]["board"] and state["score"] == moves[-1]["score"]
-    game.page.locator("#new-game").click()  # abandons the game: the finish reveals the seed
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.new_game()  # abandons the game (after asking): the finish reveals the seed
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     record = _get(f"{game.base_url}/api/games/{state['id']}")
     assert (record["log"], record["score"], record["name"]) == (state["log"], state["score"], "tester")
     assert not any(str(record["seed"]) in json.dumps(f) for f in frames)  # never sent before the finish
@@ -67,6 +67,8 @@ def test_a_ranked_game_is_dealt_by_the_server_through_keys(game):
     for letter, answer in zip(state["log"], moves, strict=True):
         dealt.move(letter)
         assert dealt.board == answer["board"]  # every tile the page showed came from the server
+    assert game.page.locator("#message").inner_text()
+    assert game.state()["id"] not in (None, state["id"])
 
 
 def test_a_game_over_is_finished_and_its_seed_shown(game):
@@ -84,7 +86,7 @@ def test_a_game_over_is_finished_and_its_seed_shown(game):
     }""")
     state = game.state()
     assert state["over"] is True and state["size"] == 3
-    game.page.wait_for_function("window.game2048.state().seed !== null")
+    game.page.wait_for_function("() => window.game2048.state().seed !== null")
     record = _get(f"{game.base_url}/api/games/{state['id']}")
     seed = game.state()["seed"]
     assert record["seed"] == seed and record["log"] == state["log"] and record["score"] == state["score"]
@@ -139,14 +141,15 @@ def test_a_failed_finish_is_queued_and_retried(game):
 
     game.network_cut = True
     game.page.route("**/api/games/*/finish", finish)
-    game.page.locator("#new-game").click()
-    game.page.wait_for_function("JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
+    game.new_game()
+    game.page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
     queued = json.loads(game.storage("game2048:queue"))[0]
     assert (queued["id"], queued["log"]) == (played["id"], played["log"])
     # the queue survives a reload and is sent once the server answers
     failing["on"] = False
     game.page.reload()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     assert _get(f"{game.base_url}/api/games/{played['id']}")["log"] == played["log"]
 
 
@@ -154,33 +157,33 @@ def test_without_the_server_a_practice_game_plays_and_is_kept_for_later(game):
     game.network_cut = True
     game.page.route("**/api/**", lambda route: route.abort())
     game.open()
-    _press(game, 4)
+    _press(game, 8)  # a random board: some of these keys may move nothing
     state = game.settled()
     assert state["id"] is None and state["ranked"] is False and len(state["log"]) >= 3
     assert isinstance(state["seed"], int)  # a practice game's seed is the page's own
     assert game.page.locator("#status").inner_text() == "Offline: this game is not ranked"
-    game.page.locator("#new-game").click()
+    game.new_game()
     queued = json.loads(game.storage("game2048:queue"))
     assert [q["kind"] for q in queued] == ["record"]
     assert (queued[0]["record"]["seed"], queued[0]["record"]["log"]) == (state["seed"], state["log"])
     # back online: the practice record is sent, verified and kept, never ranked
     game.page.unroute("**/api/**")
     game.page.evaluate("window.dispatchEvent(new Event('online'))")
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
 
 
 def test_the_daily_game_opens_on_the_same_board_for_everyone(game, browser):
     game.open()
     game.ranked()
     game.page.locator("#daily").click()
-    game.page.wait_for_function("window.game2048.state().mode === 'daily'")
+    game.page.wait_for_function("() => window.game2048.state().mode === 'daily'")
     mine = game.state()
     assert mine["seed"] is None and mine["id"] is not None
     other = browser.new_page()
     other.goto(game.base_url + "/")
-    other.wait_for_function("window.game2048 && window.game2048.state().id !== null")
+    other.wait_for_function("() => window.game2048 && window.game2048.state().id !== null")
     other.locator("#daily").click()
-    other.wait_for_function("window.game2048.state().mode === 'daily'")
+    other.wait_for_function("() => window.game2048.state().mode === 'daily'")
     theirs = other.evaluate("window.game2048.state()")
     assert theirs["board"] == mine["board"] and theirs["id"] != mine["id"]
     other.context.close()
@@ -190,20 +193,20 @@ def test_the_nickname_is_asked_once_and_can_be_changed(game):
     game.open()
     game.page.evaluate("localStorage.setItem('game2048:name', '\"\"')")
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
+    game.page.wait_for_function("() => window.game2048 !== undefined")
     game.ranked()
     _press(game, 4)
     game.settled()
-    game.page.locator("#new-game").click()
+    game.new_game()
     dialog = game.page.locator("#nickname")
     assert dialog.is_visible()
     game.page.locator("#nickname-input").fill("Ada")
     dialog.get_by_role("button", name="Save").click()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     assert json.loads(game.storage("game2048:name")) == "Ada"
     _press(game, 4)
     game.settled()
-    game.page.locator("#new-game").click()
+    game.new_game()
     assert dialog.is_hidden()
     game.page.locator("#name").click()
     assert dialog.is_visible()
@@ -215,7 +218,7 @@ def test_a_hint_shows_a_direction_and_unranks_the_game(game):
     game.open()
     game.ranked()
     game.page.locator("#hint").click()
-    game.page.wait_for_function("document.getElementById('hint-out').textContent !== ''")
+    game.page.wait_for_function("() => document.getElementById('hint-out').textContent !== ''")
     assert game.page.locator("#hint-out").inner_text().startswith("Hint:")
     state = game.state()
     assert state["helped"] is True and state["ranked"] is False
@@ -228,7 +231,7 @@ def test_autoplay_plays_and_any_key_stops_it(game):
     button = game.page.locator("#autoplay")
     button.click()
     assert button.get_attribute("aria-pressed") == "true"
-    game.page.wait_for_function("window.game2048.state().moves >= 3", timeout=20000)
+    game.page.wait_for_function("() => window.game2048.state().moves >= 3", timeout=20000)
     game.page.keyboard.press("Shift")
     assert button.get_attribute("aria-pressed") == "false"
     moves = game.settled()["moves"]

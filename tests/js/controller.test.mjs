@@ -6,9 +6,9 @@ import { test } from 'node:test';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { GameController } from '../../src/game2048/web/static/js/controller.js';
 import { Game, replay, slide } from '../../src/game2048/web/static/js/engine.js';
-import { Translator } from '../../src/game2048/web/static/js/i18n.js';
 import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { ServerDealer } from '../../src/game2048/web/static/js/server_dealer.js';
+import { translator } from './packs.mjs';
 import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
 
@@ -94,7 +94,7 @@ function makeController({ store = new SafeStorage(null), server = fakeServer(), 
   const link = (id) => server.link(id);
   const controller = new GameController({
     store, api: server, overlays, dialogs, view,
-    i18n: new Translator('en'),
+    i18n: translator('en'),
     reader: quiet, hud: quiet, announcer: quiet,
     queue: new SubmissionQueue(store, server, { name: () => 'Ada', setTimer: () => {}, done: (e, a) => controller.submitted(e, a) }),
     deal: deal ?? {

@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { LANGUAGES, Translator, pickLanguage } from '../../src/game2048/web/static/js/i18n.js';
+import fs from 'node:fs';
+
+import { LANGUAGES } from '../../src/game2048/web/static/js/i18n.js';
 import { KEYMAP, swipeDirection } from '../../src/game2048/web/static/js/input.js';
 import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { newSession, restore, restoreBest, serialise } from '../../src/game2048/web/static/js/saved_game.js';
@@ -12,6 +14,7 @@ import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { tileFace } from '../../src/game2048/web/static/js/tile_face.js';
+import { pack, translator } from './packs.mjs';
 
 class MemoryBackend {
   constructor() { this.items = new Map(); }
@@ -156,20 +159,43 @@ test('a submission waits for the nickname, and a refused one is dropped', async 
   assert.equal(done[0].status, 409);
 });
 
+const PLURALS = JSON.parse(fs.readFileSync(new URL('../vectors/plurals.json', import.meta.url), 'utf8')).categories;
+
 test('every language has every string, and Hebrew is right to left', () => {
-  const keys = Object.keys(LANGUAGES.en.strings).sort();
-  for (const [code, pack] of Object.entries(LANGUAGES)) {
-    assert.deepEqual(Object.keys(pack.strings).sort(), keys, code);
-    for (const k of keys) assert.ok(pack.strings[k].trim(), `${code}.${k}`);
+  const en = pack('en');
+  const keys = Object.keys(en.strings).sort();
+  for (const code of LANGUAGES) {
+    const p = pack(code);
+    assert.deepEqual(Object.keys(p.strings).sort(), keys, code);
+    for (const k of keys) {
+      const text = p.strings[k];
+      // a plural string has its "other" form, and only forms the language has
+      const forms = typeof text === 'object' ? text : { other: text };
+      assert.equal(typeof en.strings[k], typeof text, `${code}.${k}: plural in one language, not in another`);
+      assert.ok(forms.other?.trim(), `${code}.${k}`);
+      const categories = new Intl.PluralRules(p.locale).resolvedOptions().pluralCategories;
+      for (const form of Object.keys(forms)) assert.ok(categories.includes(form), `${code}.${k}.${form}`);
+      for (const f of Object.values(forms)) assert.ok(!/ {2}/.test(f), `${code}.${k} has a double space`);
+    }
   }
-  assert.equal(LANGUAGES.he.dir, 'rtl');
-  assert.deepEqual(['en', 'ru', 'th'].map((c) => LANGUAGES[c].dir), ['ltr', 'ltr', 'ltr']);
+  assert.equal(pack('he').dir, 'rtl');
+  assert.deepEqual(['en', 'ru', 'th'].map((c) => pack(c).dir), ['ltr', 'ltr', 'ltr']);
 });
 
-test('the language comes from the first supported candidate', () => {
-  assert.equal(pickLanguage([null, 'he-IL', 'en']), 'he');
-  assert.equal(pickLanguage(['fr', 'ru-RU']), 'ru');
-  assert.equal(pickLanguage(['fr']), 'en');
-  const t = new Translator('ru');
-  assert.equal(t.t('undosLeft', { n: 2 }), 'осталось 2');
+test('counted words agree with their number in every language', () => {
+  assert.equal(translator('en').t('sayUndo', { n: 1, score: 8 }), 'Move taken back. Score 8. 1 undo left.');
+  assert.equal(translator('en').t('sayUndo', { n: 2, score: 8 }), 'Move taken back. Score 8. 2 undos left.');
+  const ru = translator('ru');
+  assert.equal(ru.t('sayPoints', { n: 4, score: 12 }), '4 очка, счёт 12.');
+  assert.equal(ru.t('sayPoints', { n: 8, score: 20 }), '8 очков, счёт 20.');
+  assert.equal(ru.t('sayPoints', { n: 1, score: 1 }), '1 очко, счёт 1.');
+  assert.equal(ru.t('undosLeft', { n: 2 }), 'осталось 2');
+  assert.equal(translator('th').t('sayPoints', { n: 4, score: 1024 }), 'ได้ 4 คะแนน รวม 1,024');
+});
+
+test('the browser plural rules are the ones the server renders with (shared vectors)', () => {
+  for (const code of LANGUAGES) {
+    const rules = new Intl.PluralRules(pack(code).locale);
+    for (const [n, category] of Object.entries(PLURALS[code])) assert.equal(rules.select(Number(n)), category, `${code} ${n}`);
+  }
 });

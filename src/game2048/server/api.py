@@ -8,16 +8,19 @@ request that does not fit its schema or a record that does not verify).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response, WebSocket
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from . import games, live, practice
+from . import conditional, games, live, practice
 from .config import MAX_LOG, MAX_MOVES
+from .cpubudget import Verifier, client_address
+from .errors import ErrorOut, responses
 from .games import ClientError, Mode, RecordMode
 
 router = APIRouter(prefix="/api")
@@ -28,10 +31,6 @@ MAX_SEED_EXCLUSIVE = 2**53
 class _Strict(BaseModel):
     # "4" is not 4 and true is not 1: a wrong type is the client's mistake to hear about
     model_config = ConfigDict(strict=True)
-
-
-class ErrorOut(BaseModel):
-    error: str = Field(description="What was wrong, in words a person can act on.")
 
 
 class NewGameIn(_Strict):
@@ -176,18 +175,13 @@ class HintOut(BaseModel):
     scores: dict[str, float]
 
 
-ERRORS: dict[int | str, dict[str, object]] = {
-    code: {"model": ErrorOut} for code in (403, 404, 409, 413, 422, 429)
-}
+#: What any route with a JSON body can answer before it runs: too slow, too large, unreadable.
+BODY_ERRORS = (408, 413, 422)
 
 
 def session(request: Request) -> Iterator[Session]:
     with request.app.state.sessions() as s:
         yield s
-
-
-def client_address(connection: Request | WebSocket) -> str:
-    return connection.client.host if connection.client else "unknown"
 
 
 def count_request(app: FastAPI, scope: str, client: str) -> None:
@@ -206,16 +200,24 @@ def limited(scope: str):  # type: ignore[no-untyped-def]
     return Depends(check)
 
 
-def replay_charge(app: FastAPI, client: str):  # type: ignore[no-untyped-def]
-    """What a retry from far back costs: a replay, counted like a finish."""
-    return lambda: count_request(app, "games", client)
+def replay_charge(app: FastAPI, client: str) -> Callable[[], AbstractContextManager[None]]:
+    """What a retry from far back costs: a replay, counted like a finish and measured against
+    the client's CPU budget (``with charge(): ...replay...``)."""
+
+    @contextmanager
+    def charge() -> Iterator[None]:
+        count_request(app, "games", client)
+        with app.state.cpu_budget.spend(client, "retry"):
+            yield
+
+    return charge
 
 
 Db = Annotated[Session, Depends(session)]
 GameId = Annotated[str, Path(max_length=64)]
 
 
-@router.post("/games", status_code=201, response_model=NewGameOut, responses=ERRORS,
+@router.post("/games", status_code=201, response_model=NewGameOut, responses=responses(*BODY_ERRORS, 429),
              dependencies=[limited("games")])
 def create_game(body: NewGameIn, request: Request) -> NewGameOut:
     """Start a game the server deals: its opening board and the token that plays it.
@@ -233,7 +235,8 @@ def create_game(body: NewGameIn, request: Request) -> NewGameOut:
                       over=p.over, won=p.won)
 
 
-@router.post("/games/{game_id}/moves", response_model=PositionOut, responses=ERRORS)
+@router.post("/games/{game_id}/moves", response_model=PositionOut,
+             responses=responses(403, 404, 409, *BODY_ERRORS, 429))
 async def play_moves(game_id: GameId, body: MovesIn, request: Request) -> PositionOut:
     """Play 1 to 64 moves (U D L R, Z undo) from log length `at`; the answer shows the tiles dealt.
 
@@ -258,8 +261,8 @@ def _play(app: FastAPI, client: str, game_id: str, body: MovesIn) -> PositionOut
     return PositionOut.of(p)
 
 
-@router.post("/games/{game_id}/state", response_model=StateOut, responses=ERRORS,
-             dependencies=[limited("moves")])
+@router.post("/games/{game_id}/state", response_model=StateOut,
+             responses=responses(403, 404, 409, *BODY_ERRORS, 429), dependencies=[limited("moves")])
 def game_state(game_id: GameId, body: TokenIn, request: Request) -> StateOut:
     """Where a game in play stands, and its log: for a client that lost track (a reload, a new device)."""
     state = request.app.state
@@ -267,36 +270,44 @@ def game_state(game_id: GameId, body: TokenIn, request: Request) -> StateOut:
     return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log)
 
 
-@router.post("/games/{game_id}/finish", response_model=FinishOut, responses=ERRORS,
-             dependencies=[limited("games")])
-def finish_game(game_id: GameId, body: FinishIn, request: Request) -> FinishOut:
+@router.post("/games/{game_id}/finish", response_model=FinishOut,
+             responses=responses(403, 404, 409, *BODY_ERRORS, 429), dependencies=[limited("games")])
+def finish_game(game_id: GameId, body: FinishIn, request: Request, verify: Verifier) -> FinishOut:
     """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
 
     A `log` that is not the server's log is a 409. Finishing again gives the
     same answer (200), so a retry after a lost answer is safe. A daily game's
-    seed stays hidden until its UTC day is over.
+    seed stays hidden until its UTC day is over. The replay's CPU time counts
+    against the client's CPU budget (429 when spent).
     """
     state = request.app.state
+    name = games.check_name(body.name)  # before any work: a bad name is not a bad game
     charge = replay_charge(request.app, client_address(request))
-    done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=body.name,
-                       log=body.log, helped=body.helped, charge=charge)
+    with verify("finish"):
+        done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
+                           log=body.log, helped=body.helped, charge=charge)
     state.answers.clear()  # this worker's leaderboards now include the new score
     return FinishOut(**vars(done))
 
 
-@router.post("/records", status_code=201, response_model=RecordKeptOut, responses=ERRORS,
-             dependencies=[limited("games")])
-def keep_record(body: RecordIn, request: Request, db: Db) -> RecordKeptOut:
+@router.post("/records", status_code=201, response_model=RecordKeptOut,
+             responses=responses(*BODY_ERRORS, 429), dependencies=[limited("games")])
+def keep_record(body: RecordIn, request: Request, db: Db, verify: Verifier) -> RecordKeptOut:
     """Keep a practice game (a seed the client chose, offline play, a position): replayed, never ranked.
 
-    A record that does not replay, or whose replay does not score `score`, is a 422.
+    A record that does not replay, or whose replay does not score `score`, is a
+    422. The replay's CPU time counts against the client's CPU budget (429 when
+    spent); a refused record costs several times its replay, and the same record
+    sent again is refused at once.
     """
+    games.check_name(body.name)  # before the replay: a bad name is not a bad record
     start = None if body.start is None else (body.start.board, body.start.score)
-    kept = practice.keep(db, body.size, body.seed, body.log, body.score, body.name, start=start)
+    with verify("record", body.size, body.seed, body.log, body.score, start):
+        kept = practice.keep(db, body.size, body.seed, body.log, body.score, body.name, start=start)
     return RecordKeptOut(id=kept.id, verified=True, ranked=False, score=kept.score, max_tile=kept.max_tile)
 
 
-@router.get("/leaderboard", response_model=LeaderboardOut, responses=ERRORS)
+@router.get("/leaderboard", response_model=LeaderboardOut, responses=responses(422))
 async def leaderboard(
     request: Request,
     size: Annotated[int, Query(ge=3, le=6)] = 4,
@@ -327,16 +338,21 @@ def _leaderboard_json(sessions, size: int, mode: Mode, day: dt.date | None, limi
     return answer.model_dump_json().encode()
 
 
-@router.get("/games/{game_id}", response_model=RecordOut, responses=ERRORS)
-def get_game(game_id: GameId, db: Db) -> RecordOut:
+@router.get("/games/{game_id}", response_model=RecordOut, responses={
+    **responses(404, 422), 304: {"description": "the client's copy (If-None-Match) is current"}})
+def get_game(game_id: GameId, db: Db, request: Request) -> Response:
     """A finished game's record: replay (size, seed, log) to check its score.
 
     404 while the game is in play, and for a daily game until its UTC day is over.
+    Once shown it never changes: the answer has an ETag, and If-None-Match gets a 304.
     """
-    return RecordOut(**vars(games.get_record(db, game_id)))
+    record = RecordOut(**vars(games.get_record(db, game_id)))
+    answer = Response(record.model_dump_json().encode(), media_type="application/json")
+    return conditional.cached(request, answer, conditional.RECORD_CACHE)
 
 
-@router.post("/hint", response_model=HintOut, responses=ERRORS, dependencies=[limited("hint")])
+@router.post("/hint", response_model=HintOut, dependencies=[limited("hint")], responses={
+    **responses(*BODY_ERRORS, 429), 503: {"model": ErrorOut, "description": "no solver installed here"}})
 def hint(body: HintIn, request: Request) -> HintOut:
     """The solver's move for a position, and its score for every legal direction."""
     from ..game import Game
@@ -351,5 +367,6 @@ def hint(body: HintIn, request: Request) -> HintOut:
         from ..solver import analyse
     except ImportError:
         raise ClientError(503, "this server has no solver installed") from None
-    move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
+    with request.app.state.hint_budget.spend(client_address(request), "hint"):
+        move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
     return HintOut(move=move, scores=scores)  # type: ignore[arg-type]

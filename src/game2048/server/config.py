@@ -18,6 +18,9 @@ MAX_BODY = 256 * 1024
 #: Moves one request (HTTP or WebSocket message) may carry.
 MAX_MOVES = 64
 
+#: Seconds a client has to deliver a request's body after its headers (408 and closed after).
+BODY_DEADLINE = 30.0
+
 DEFAULT_RATE_LIMIT = "120/minute"
 #: Move requests per client address: far above a person's pace, and batches carry up to 64 moves.
 DEFAULT_MOVE_RATE_LIMIT = "50/second"
@@ -25,6 +28,24 @@ DEFAULT_DAILY_TRIES = 3
 DEFAULT_IDLE_DAYS = 7.0
 #: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
 DEFAULT_HINT_RATE_LIMIT = "20/second"
+#: CPU seconds of verification work (replays of records, long games' pages) per client address.
+DEFAULT_CPU_BUDGET = "10/minute"
+#: CPU seconds of solver work per client address: autoplay asks for a hint every move
+#: (about 10 ms each on 4×4), so hints get a budget of their own.
+DEFAULT_HINT_CPU_BUDGET = "30/minute"
+
+#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Operations"). uvicorn has
+#: no deadline for a request's headers: a proxy in front provides it.
+UVICORN_LIMITS: dict[str, object] = {
+    "timeout_keep_alive": 5,         # seconds an idle keep-alive connection stays open
+    "limit_concurrency": 1000,       # connections + tasks per worker; beyond it new requests get 503
+    "backlog": 1024,                 # connections waiting to be accepted
+    "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers, with the h11 parser
+    "timeout_graceful_shutdown": 10,  # seconds running requests get on shutdown
+    "ws_max_size": 64 * 1024,        # bytes in one WebSocket message
+    "ws_per_message_deflate": False,  # a move is a few hundred bytes: not worth compressing
+    "server_header": False,
+}
 
 
 def default_database_url() -> str:
@@ -68,6 +89,12 @@ class Settings:
     #: Unfinished games with no move for this many days are removed.
     idle_days: float = DEFAULT_IDLE_DAYS
     max_body: int = MAX_BODY
+    #: Seconds to deliver a request body (408 after).
+    body_deadline: float = BODY_DEADLINE
+    #: ``"10/minute"`` CPU seconds of verification per client address, or ``"0"`` for none.
+    cpu_budget: str = DEFAULT_CPU_BUDGET
+    #: The same for hints (the solver's thinking time).
+    hint_cpu_budget: str = DEFAULT_HINT_CPU_BUDGET
     max_log: int = MAX_LOG
     #: Seconds a leaderboard answer may be reused by one worker (0: never).
     answer_ttl: float = 1.0
@@ -84,7 +111,11 @@ class Settings:
         DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
         GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never),
         GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint),
-        GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_IDLE_DAYS.
+        GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_IDLE_DAYS,
+        GAME2048_BODY_DEADLINE (seconds to deliver a request body, 30),
+        GAME2048_CPU_BUDGET (CPU seconds of verification per client, ``"10/minute"``; 0 off, as is
+        every limit when GAME2048_RATE_LIMIT is 0), GAME2048_HINT_CPU_BUDGET (the same for hints,
+        ``"30/minute"``).
         """
         env = dict(os.environ) if env is None else env
         off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
@@ -98,7 +129,10 @@ class Settings:
             move_rate_limit="0" if off else env.get("GAME2048_MOVE_RATE_LIMIT", DEFAULT_MOVE_RATE_LIMIT),
             daily_tries=_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
             idle_days=_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
+            cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),
+            hint_cpu_budget="0" if off else env.get("GAME2048_HINT_CPU_BUDGET", DEFAULT_HINT_CPU_BUDGET),
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
+            body_deadline=_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
         )
 

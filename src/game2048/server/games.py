@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Literal
@@ -19,14 +18,12 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from .models import GameRow
+from .names import BadName, clean_name
 
 Mode = Literal["classic", "daily"]
 MODES: tuple[Mode, ...] = ("classic", "daily")
 #: What a record can be: a ranked mode, or a practice game (a seed the client chose; never ranked).
 RecordMode = Literal["classic", "daily", "practice"]
-NAME_MAX = 24
-#: Bidirectional embedding and override characters: they would let a name reorder the page around it.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 #: What ``seeds.new_game_id`` makes; anything else cannot be a game (and never reaches the database).
@@ -93,20 +90,15 @@ def utc_today() -> date:
 
 
 def check_name(name: str) -> str:
-    """The nickname with outer spaces removed, or ClientError if it cannot be shown as typed.
+    """The nickname as it will be stored and shown (see ``names.clean_name``), or ClientError.
 
-    >>> check_name("  Ada ")
+    >>> check_name("  Ada\u200b ")
     'Ada'
     """
-    name = name.strip()
-    if not name:
-        raise ClientError(422, "name must not be empty")
-    if len(name) > NAME_MAX:
-        raise ClientError(422, f"name must be at most {NAME_MAX} characters, got {len(name)}")
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
-            raise ClientError(422, f"name must not contain control characters (found U+{ord(ch):04X})")
-    return name
+    try:
+        return clean_name(name)
+    except BadName as exc:
+        raise ClientError(422, str(exc)) from None
 
 
 def is_public(mode: str, day: date | None, finished: bool, today: date | None = None) -> bool:

@@ -20,14 +20,17 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from time import thread_time
 
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..game import Game
 from ..record import replay
 from ..rules import LETTERS, SIZES, UNDO_LETTER
+from . import metrics
 from .config import MAX_LOG, MAX_MOVES
 from .games import MODES, ClientError, Finished, Mode, check_name, could_be_game_id, finish_answer
 from .live_store import Live, LiveStore, utc_now
@@ -38,6 +41,8 @@ DAILY_GRACE = timedelta(minutes=10)
 #: Times a request re-reads a game that another request changed at the same moment.
 ATTEMPTS = 3
 _LETTERS = frozenset(LETTERS.values()) | {UNDO_LETTER}
+#: What a replay for a retry from far back is run inside: ``with charge(): ...`` counts its cost.
+Charge = Callable[[], AbstractContextManager[None]]
 
 
 class _Recent:
@@ -157,28 +162,30 @@ def _check_letters(moves: str) -> None:
 
 
 def _apply(game: Game, moves: str) -> None:
-    """Play ``moves`` on ``game``, or ClientError (422) naming the first one the rules refuse."""
-    for i, letter in enumerate(moves):
-        if letter == UNDO_LETTER:
-            if game.undos_left == 0:
-                raise ClientError(422, f"move {i + 1} is a fourth undo (3 a game); nothing was applied")
-            if not game.undo():
-                raise ClientError(422, f"move {i + 1}: undo with no move to take back; nothing was applied")
-        elif not game.move(letter):
-            why = "the game is over" if game.over else "it does not change the board"
-            raise ClientError(422, f"move {i + 1} ({letter!r}) is not allowed: {why}; nothing was applied")
+    """Play ``moves`` on ``game``, or ClientError (422) naming the first one the rules refuse
+    (``game`` is then part-way and must be thrown away)."""
+    i = game._apply(moves)
+    if i == len(moves):
+        return
+    letter = moves[i]
+    if letter == UNDO_LETTER:
+        if game.undos_left == 0:
+            raise ClientError(422, f"move {i + 1} is a fourth undo (3 a game); nothing was applied")
+        raise ClientError(422, f"move {i + 1}: undo with no move to take back; nothing was applied")
+    why = "the game is over" if game.over else "it does not change the board"
+    raise ClientError(422, f"move {i + 1} ({letter!r}) is not allowed: {why}; nothing was applied")
 
 
 def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
-         now: datetime | None = None, charge: Callable[[], None] | None = None) -> Position:
+         now: datetime | None = None, charge: Charge | None = None) -> Position:
     """Apply ``moves`` (1 to 64 of U D L R Z) to the game at log length ``at``.
 
     All or nothing: an unknown letter, a move the rules refuse or a fourth
     undo is a 422 and nothing is applied. ``at`` behind the game with exactly
     the letters played from there is a retry: the same answer as the first
     time (the last answer costs nothing; an older one is worked out by a
-    replay, for which ``charge`` is called first, so it counts against the
-    client's rate limit). Other letters from behind (a fork), or ``at`` ahead
+    replay, run inside ``with charge():``, so it counts against the client's
+    limits). Other letters from behind (a fork), or ``at`` ahead
     of the game, are a 409, as are moves in a finished game and moves in a
     daily game after its day ended plus 10 minutes.
     """
@@ -208,22 +215,23 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
         if deadline is not None and now > deadline:
             raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
                                    "finish it to rank the position it reached")
+        cpu = thread_time()
         game = _recent.take(live.id, live.at) or Game.resume(snapshot)
         _apply(game, new)
         saved = Live(live.id, live.size, live.seed, live.mode, live.day, live.at + len(new), live.log + new,
                      game.snapshot())
         if store.save(saved, live.at, now):
             _recent.put(saved.id, saved.at, game)
+            metrics.count_moves(len(new), thread_time() - cpu)
             return _position(saved.at, game)
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
 
 
-def _answer_at(live: Live, at: int, charge: Callable[[], None] | None) -> Position:
+def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:
     if at == live.at:
         return _position(at, Game.resume(live.snapshot))  # type: ignore[arg-type]
-    if charge is not None:
-        charge()
-    return _position(at, replay(live.size, live.seed, live.log[:at]))
+    with charge() if charge is not None else nullcontext():
+        return _position(at, replay(live.size, live.seed, live.log[:at]))
 
 
 @dataclass(frozen=True)
@@ -241,7 +249,7 @@ def state(store: LiveStore, secret: str, game_id: str, *, token: str) -> State:
 
 def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
            name: str, log: str | None = None, helped: bool = False, now: datetime | None = None,
-           charge: Callable[[], None] | None = None) -> Finished:
+           charge: Charge | None = None) -> Finished:
     """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
 
     ``log``, if sent, must be the server's log (409 otherwise); it may go on

@@ -24,18 +24,10 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ValidationError
 
 from . import live
-from .api import (
-    FinishIn,
-    FinishOut,
-    MovesIn,
-    PositionOut,
-    StateOut,
-    TokenIn,
-    client_address,
-    count_request,
-    replay_charge,
-)
-from .games import ClientError
+from .api import FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn, count_request, replay_charge
+from .cpubudget import client_address
+from .errors import describe_validation
+from .games import ClientError, check_name
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -86,8 +78,6 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         try:
             body = model.model_validate(data)
         except ValidationError as exc:
-            from .app import describe_validation
-
             raise ClientError(422, describe_validation(exc.errors())) from None
         if op == "moves" and app.state.store.in_process:
             # an SQLite move takes well under a millisecond in this process: handing it to a
@@ -115,7 +105,9 @@ def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, A
     if op == "state":
         now = live.state(state.store, state.secret, game_id, token=body.token)
         return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
-    done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=body.name,
-                       log=body.log, helped=body.helped, charge=charge)
+    name = check_name(body.name)  # before any work: a bad name is not a bad game
+    with state.cpu_budget.spend(client, "finish"):  # the finish's replay counts as over HTTP
+        done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
+                           log=body.log, helped=body.helped, charge=charge)
     state.answers.clear()
     return FinishOut(**vars(done)).model_dump()

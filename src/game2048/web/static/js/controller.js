@@ -88,10 +88,10 @@ export class GameController {
     this.#changed();
   }
 
-  /** The R key: a game in progress is only replaced if the player confirms. */
-  async requestNewGame() {
+  /** R, New game, Daily game: a game in progress is only replaced if the player confirms. */
+  async requestNewGame(options = {}) {
     if (this.game.moves > 0 && !this.game.over && !(await this.dialogs.confirm())) return false;
-    this.newGame();
+    this.newGame(options);
     return true;
   }
 
@@ -199,6 +199,7 @@ export class GameController {
     const wasWon = game.won;
     if (event.type === 'tile') {
       this.view.appear(event.cell, event.value);
+      this.announcer.spawned(event.cell, event.value, game.size); // the move's sentence waited for it
       this.#refresh();
     } else if (event.type === 'lost') {
       this.keys = [];
@@ -277,13 +278,18 @@ export class GameController {
       // Start at once with a practice game; a ranked game that arrives before the first
       // move replaces it, otherwise it stays a practice game (sent as a record when done).
       const session = newSession(this.deal.practice(size, seed ?? randomSeed()));
+      session.awaitingServer = seed === null; // the status line says so, not "offline"
       this.#begin(session);
       if (seed === null) {
+        const settled = () => {
+          session.awaitingServer = false;
+          if (this.session === session) this.#refresh();
+        };
         this.deal.ranked(size, 'classic').then((dealer) => {
           if (this.session === session && session.game.log === '' && dealer.game.size === size) {
             this.#begin(newSession(dealer), false);
-          }
-        }, () => {});
+          } else settled();
+        }, settled);
       }
     }
     this.#prefetch(size);
@@ -345,6 +351,7 @@ export class GameController {
     this.askingName = true;
     const answer = await this.dialogs.nickname(this.nickname() ?? '');
     this.askingName = false;
+    if (answer === undefined) return; // dismissed (Esc): no answer, nothing stored
     // eslint-disable-next-line no-control-regex
     const clean = (answer ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 24).trim();
     if (clean) this.store.set('name', clean);
