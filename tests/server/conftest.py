@@ -183,6 +183,12 @@ class Api:
         played = self.served(size, moves, mode)
         return played.issued, played, self.finish(played.issued, name=name)
 
+    def record(self, game: Game, *, name: str = "Ada", **fields: object):
+        """Send a local game as a practice record (``POST /api/records``); ``fields`` override."""
+        body = {"size": game.size, "seed": game.seed, "log": game.log, "score": game.score,
+                "name": name} | fields
+        return self.client.post("/api/records", json=body)
+
     def state(self, issued: dict):
         return self.client.post(f"/api/games/{issued['id']}/state", json={"token": issued["token"]})
 

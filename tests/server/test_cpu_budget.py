@@ -12,6 +12,8 @@ from game2048.server import create_app
 from game2048.server.cpubudget import REFUSAL_WEIGHT, CpuBudget
 from game2048.server.games import ClientError
 
+from .conftest import next_move
+
 CLIENT = "testclient"  # the address Starlette's test client sends from
 
 
@@ -75,14 +77,28 @@ def test_no_budget_means_no_refusal():
     budget.check("10.0.0.1")
 
 
-def test_a_refused_finish_sent_again_is_refused_at_once(api):
-    issued = api.start(size=6)
-    game = api.play(6, issued["seed"], 1500)
-    first = api.finish(issued, game, score=game.score + 4)
+def test_a_refused_record_sent_again_is_refused_at_once(api):
+    game = api.play(6, 4321, 1500)
+    first = api.record(game, score=game.score + 4)
     assert first.status_code == 422 and "does not match" in first.json()["error"]
-    again = api.finish(issued, game, score=game.score + 4)
+    spent = _spent(api.client.app.state.cpu_budget, CLIENT)
+    assert spent > 0  # the refused replay was charged
+    again = api.record(game, score=game.score + 4)
     assert again.status_code == 422 and "refused before" in again.json()["error"]
-    assert api.finish(issued, game).status_code == 200  # the honest claim still goes through
+    assert _spent(api.client.app.state.cpu_budget, CLIENT) == spent  # refused at once, at no cost
+    assert api.record(game).status_code == 201  # the honest claim still goes through
+
+
+def test_a_record_refused_for_its_name_is_not_remembered_as_a_bad_record(api):
+    game = api.play(4, 99, 30)
+    assert api.record(game, name="\u200b\u200b").status_code == 422
+    assert api.record(game).status_code == 201
+
+
+def test_a_ranked_finish_is_measured_against_the_budget(api):
+    _, _, r = api.honest(moves=60)
+    assert r.status_code == 200, r.text
+    assert _spent(api.client.app.state.cpu_budget, CLIENT) > 0
 
 
 def test_finishing_when_the_budget_is_spent_is_429_and_nothing_is_stored(settings):
@@ -93,10 +109,22 @@ def test_finishing_when_the_budget_is_spent_is_429_and_nothing_is_stored(setting
         with TestClient(app) as client:
             issued = client.post("/api/games", json={"size": 4}).json()
             app.state.cpu_budget.charge(CLIENT, 2.0)
-            r = client.post(f"/api/games/{issued['id']}/finish",
-                            json={"token": issued["token"], "log": "", "score": 0, "name": "Ada"})
+            finish = {"token": issued["token"], "name": "Ada"}
+            r = client.post(f"/api/games/{issued['id']}/finish", json=finish)
             assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
             assert "CPU" in r.json()["error"]
+            assert client.get(f"/api/games/{issued['id']}").status_code == 404
+            record = {"size": 4, "seed": 1, "log": "", "score": 0, "name": "Ada"}
+            r = client.post("/api/records", json=record)
+            assert r.status_code == 429 and "CPU" in r.json()["error"]
+            with client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+                ws.send_json({"op": "finish", "token": issued["token"], "name": "Ada"})
+                answer = ws.receive_json()
+                assert answer["status"] == 429 and "CPU" in answer["error"]
+                # the socket stays open after a refusal, and moves (no verification) go on
+                ws.send_json({"op": "moves", "token": issued["token"], "at": 0,
+                              "moves": next_move(issued["board"])})
+                assert ws.receive_json()["at"] == 1
             assert client.get(f"/api/games/{issued['id']}").status_code == 404
             metrics = client.get("/metrics").text
             assert 'game2048_rate_limited_total{limit="cpu"}' in metrics

@@ -57,14 +57,25 @@ def test_a_name_that_shows_nothing_or_misleads_is_refused(typed, words):
                                                ("legit\u3164", "legit")])
 def test_a_look_alike_name_is_stored_as_the_name_it_looks_like(api, typed, stored):
     issued = api.start()
-    assert api.finish(issued, log="", score=0, name=typed).status_code == 200
+    assert api.finish(issued, name=typed).status_code == 200
     assert api.stored(issued["id"])["name"] == stored
+    practice = api.record(api.play(4, 7, 10), name=typed)
+    assert practice.status_code == 201
+    assert api.stored(practice.json()["id"])["name"] == stored
 
 
 @pytest.mark.parametrize("typed", ["\u200b\u200b\u200b", "\u3164", "\u2800", "\u3164\u200b\u2800"])
 def test_an_invisible_name_is_refused_by_the_api_and_the_game_stays_open(api, typed):
     issued = api.start()
-    r = api.finish(issued, log="", score=0, name=typed)
+    r = api.finish(issued, name=typed)
     assert r.status_code == 422 and "visible" in r.json()["error"]
     assert api.stored(issued["id"]) is None
-    assert api.finish(issued, log="", score=0, name="Ada").status_code == 200
+    assert api.finish(issued, name="Ada").status_code == 200
+
+
+@pytest.mark.parametrize("typed", ["\u200b\u200b\u200b", "\u3164", "\u2800"])
+def test_an_invisible_name_on_a_practice_record_is_refused_and_nothing_is_kept(api, typed):
+    game = api.play(4, 11, 20)
+    r = api.record(game, name=typed)
+    assert r.status_code == 422 and "visible" in r.json()["error"]
+    assert api.record(game, name="Ada").status_code == 201  # the record itself was never refused

@@ -121,6 +121,16 @@ def test_metrics_count_requests_by_route_template_not_raw_path(api):
     assert _sample(text, "game2048_verification_cpu_seconds_sum", kind="finish", outcome="accepted") > 0
 
 
+def test_moves_the_server_deals_are_counted(api):
+    before = api.client.get("/metrics").text
+    played = api.served(moves=20)
+    text = api.client.get("/metrics").text
+    dealt = "game2048_moves_dealt_total"
+    assert _sample(text, dealt) == _sample(before, dealt) + len(played.log)
+    cpu = "game2048_moves_cpu_seconds_total"
+    assert _sample(text, cpu) > _sample(before, cpu)
+
+
 def test_moves_dealt_are_counted_with_their_cpu_time(client):
     before = client.get("/metrics").text
     with metrics.dealing(moves=3):
