@@ -25,7 +25,8 @@ UNREADABLE = [
 
 
 @pytest.mark.parametrize(("what", "raw", "words"), UNREADABLE, ids=[w for w, _, _ in UNREADABLE])
-@pytest.mark.parametrize("path", ["/api/games", "/api/games/x/finish", "/api/hint"])
+@pytest.mark.parametrize("path", ["/api/games", "/api/games/x/moves", "/api/games/x/state",
+                                  "/api/games/x/finish", "/api/records", "/api/hint"])
 def test_an_unreadable_body_is_422_with_the_reason(client, what, raw, words, path):
     r = client.post(path, content=raw, headers={"content-type": "application/json"})
     assert r.status_code == 422, (what, r.text)
@@ -75,6 +76,10 @@ def test_the_openapi_description_lists_each_status_a_route_gives(client):
     finish = set(paths["/api/games/{game_id}/finish"]["post"]["responses"])
     assert {"200", "403", "404", "408", "409", "413", "422", "429"} <= finish
     assert {"201", "408", "413", "422", "429"} <= set(paths["/api/games"]["post"]["responses"])
+    assert {"201", "408", "413", "422", "429"} <= set(paths["/api/records"]["post"]["responses"])
+    for route in ("moves", "state"):
+        given = set(paths[f"/api/games/{{game_id}}/{route}"]["post"]["responses"])
+        assert {"200", "403", "404", "408", "409", "413", "422", "429"} <= given, route
     assert {"200", "304", "404"} <= set(paths["/api/games/{game_id}"]["get"]["responses"])
     assert {"200", "503"} <= set(paths["/readyz"]["get"]["responses"])
     assert "413" not in paths["/api/leaderboard"]["get"]["responses"]  # no body, no 413

@@ -55,6 +55,7 @@ BAD_MESSAGES = [
     ("empty moves", json.dumps({"op": "moves", "token": "t", "at": 0, "moves": ""}), "moves", 422),
     ("wrong token", json.dumps({"op": "moves", "token": "t", "at": 0, "moves": "L"}), "moves", 403),
     ("bad name", json.dumps({"op": "finish", "token": "t", "name": "a\nb"}), "finish", 422),
+    ("over 64 KiB", json.dumps({"op": "finish", "token": "t", "name": "x", "log": "L" * 70_000}), None, 413),
 ]
 
 

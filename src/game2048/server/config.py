@@ -17,6 +17,9 @@ MAX_BODY = 256 * 1024
 
 #: Moves one request (HTTP or WebSocket message) may carry.
 MAX_MOVES = 64
+#: Bytes in one WebSocket message (uvicorn closes the socket with 1009 beyond): a moves message
+#: is under 200 bytes; a finish that sends a long log goes over HTTP.
+MAX_MESSAGE = 64 * 1024
 
 #: Seconds a client has to deliver a request's body after its headers (408 and closed after).
 BODY_DEADLINE = 30.0
@@ -42,7 +45,7 @@ UVICORN_LIMITS: dict[str, object] = {
     "backlog": 1024,                 # connections waiting to be accepted
     "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers, with the h11 parser
     "timeout_graceful_shutdown": 10,  # seconds running requests get on shutdown
-    "ws_max_size": 64 * 1024,        # bytes in one WebSocket message
+    "ws_max_size": MAX_MESSAGE,      # bytes in one WebSocket message
     "ws_per_message_deflate": False,  # a move is a few hundred bytes: not worth compressing
     "server_header": False,
 }

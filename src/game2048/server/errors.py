@@ -25,14 +25,18 @@ log = logging.getLogger(__name__)
 #: Every status the API answers a client's mistake with, and what it means.
 STATUSES: dict[int, str] = {
     403: "the token does not belong to this game",
-    404: "no such game (or path)",
+    404: "no such game (or path), or a record not public yet (a game in play, a daily game "
+         "whose day lasts)",
     405: "the method is not allowed on this path",
     408: "the request's body did not arrive in time",
-    409: "the game is already finished",
+    409: "the game went on differently (a fork, or `at` ahead of its log), is finished, or is a "
+         "daily game past its day; or a finish whose log is not the server's",
     413: "the request body is over the byte limit",
     422: "a body that cannot be read as JSON (or not UTF-8, or not application/json), a request "
-         "that does not fit the schema (a log too long included), or a record that does not verify",
-    429: "too many requests, or too much verification work, from this address: see Retry-After",
+         "that does not fit the schema (a log too long included), a move the rules refuse (nothing "
+         "of the request is applied), or a record that does not verify",
+    429: "too many requests, too much verification work, or today's daily tries used, from this "
+         "address: see Retry-After",
 }
 
 

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from . import live
 from .api import FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn, count_request, replay_charge
+from .config import MAX_MESSAGE
 from .cpubudget import client_address
 from .errors import describe_validation
 from .games import ClientError, check_name
@@ -40,7 +41,7 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
     await websocket.accept()
     app = websocket.app
     client = client_address(websocket)
-    limit = app.state.settings.max_body
+    limit = MAX_MESSAGE  # as uvicorn's ws_max_size: the same refusal under any server
     while True:
         try:
             message = await websocket.receive()
@@ -51,7 +52,7 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
         text = message.get("text")
         if text is None:
             answer: dict[str, Any] = {"op": None, "status": 422, "error": "send JSON text messages"}
-        elif len(text) > limit:
+        elif len(text.encode()) > limit:
             answer = {"op": None, "status": 413, "error": f"the message is over the {limit} byte limit"}
         else:
             answer = await _answer(app, client, game_id[:64], text)
