@@ -102,6 +102,7 @@ test('release files come from the cache; other requests are left alone', async (
   assert.match(js.body, /app\.js from the network/);
   assert.deepEqual(w.fetched, [], 'served from the cache');
   assert.equal(await w.run('fetch', get('/api/games')), null);
+  assert.equal(await w.run('fetch', get('/api/games/abc', 'navigate')), null, 'an API answer opened as a page');
   assert.equal(await w.run('fetch', { request: { url: `${ORIGIN}/`, method: 'POST', mode: 'navigate' } }), null);
 });
 

@@ -101,7 +101,10 @@ def test_the_service_worker_is_this_release(client):
     assert sw.status_code == 200 and sw.headers["cache-control"] == "no-cache"
     head = json.loads(sw.text.split("\n", 1)[0].removeprefix("const RELEASE = ").rstrip(";"))
     assert head == {"version": release(), "files": precache_list()}
-    assert f"/static/{release()}/js/app.js" in head["files"]
+    # every module the page imports, the dealers included, is kept for playing offline
+    for module in module_graph():
+        assert f"/static/{release()}/{module}" in head["files"], module
+    assert {f"/static/{release()}/js/{m}_dealer.js" for m in ("local", "server")} <= set(head["files"])
     assert "self.addEventListener('fetch'" in sw.text
 
 

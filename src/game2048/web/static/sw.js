@@ -9,7 +9,8 @@
 // - /static/<release>/… never change: cache first.
 // - Pages (/, and the site's pages once seen): network first, the last copy
 //   when offline; a page never seen falls back to the game.
-// - Everything else (the API) goes to the network untouched.
+// - Everything else goes to the network untouched: the API (/api/…, even opened
+//   as a page) is never kept, and WebSockets never pass through a worker.
 /* global RELEASE */
 
 const CACHE = `game2048-${RELEASE.version}`;
@@ -67,6 +68,7 @@ self.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (url.pathname.startsWith('/api/')) return; // answers about games are never kept
   if (request.mode === 'navigate') {
     event.respondWith(fromNetworkThenCache(request));
   } else if (url.pathname.startsWith(`/static/${RELEASE.version}/`)) {
