@@ -9,7 +9,7 @@ import { LANGUAGES } from '../../src/game2048/web/static/js/i18n.js';
 import { KEYMAP, swipeDirection } from '../../src/game2048/web/static/js/input.js';
 import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { newSession, restore, restoreBest, serialise } from '../../src/game2048/web/static/js/saved_game.js';
-import { ServerDealer } from '../../src/game2048/web/static/js/server_dealer.js';
+import { ServerDealer, SocketLink } from '../../src/game2048/web/static/js/server_dealer.js';
 import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
@@ -198,4 +198,21 @@ test('the browser plural rules are the ones the server renders with (shared vect
     const rules = new Intl.PluralRules(pack(code).locale);
     for (const [n, category] of Object.entries(PLURALS[code])) assert.equal(rules.select(Number(n)), category, `${code} ${n}`);
   }
+});
+
+test('a link tries no connection while the browser is offline, and does once it is back', async () => {
+  const opened = [];
+  class FakeSocket {
+    constructor(url) { opened.push(url); this.readyState = 0; }
+    send() {}
+    close() {}
+  }
+  const api = { socketUrl: (id) => `ws://game.test/api/games/${id}/play` };
+  let online = false;
+  const link = new SocketLink(api, 'g1', { WebSocketImpl: FakeSocket, online: () => online });
+  const answer = await link.request({ op: 'state', token: 't' });
+  assert.deepEqual([answer.status, opened], [0, []]);
+  online = true;
+  link.request({ op: 'state', token: 't' });
+  assert.deepEqual(opened, ['ws://game.test/api/games/g1/play']);
 });

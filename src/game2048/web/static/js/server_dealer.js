@@ -220,11 +220,16 @@ export class ServerDealer {
  * The connection to one game: a WebSocket, reopened when it drops (the request
  * in flight is sent again), and plain HTTP if no socket can be opened.
  * `request(message)` resolves with the answer's JSON ({status, error} for a
- * refusal, {status: 0} when the server cannot be reached at the moment).
+ * refusal, {status: 0} when the server cannot be reached at the moment, at once
+ * while the browser knows it is offline: no connection is tried then).
  */
 export class SocketLink {
-  constructor(api, id, { WebSocketImpl = globalThis.WebSocket, setTimer = (fn, ms) => setTimeout(fn, ms) } = {}) {
-    Object.assign(this, { api, id, WebSocketImpl, setTimer });
+  constructor(api, id, {
+    WebSocketImpl = globalThis.WebSocket,
+    setTimer = (fn, ms) => setTimeout(fn, ms),
+    online = () => globalThis.navigator?.onLine !== false,
+  } = {}) {
+    Object.assign(this, { api, id, WebSocketImpl, setTimer, online });
     this.socket = null;
     this.waiting = null; // {message, resolve}
     this.failures = 0;
@@ -232,6 +237,7 @@ export class SocketLink {
   }
 
   request(message) {
+    if (!this.online()) return Promise.resolve({ op: message.op, status: 0, error: 'offline' });
     return new Promise((resolve) => {
       this.waiting = { message, resolve };
       if (this.overHttp) this.#http();
