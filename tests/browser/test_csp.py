@@ -9,9 +9,12 @@ from collections.abc import Iterator
 
 import pytest
 
+from game2048 import slide
 from game2048.pages.charts import MIN_FONT
 
 pytestmark = pytest.mark.browser
+
+DIRECTIONS_LDRU = ("left", "down", "right", "up")
 
 WATCH_VIOLATIONS = """
 window.__violations = [];
@@ -27,12 +30,25 @@ def _post(url: str, body: dict) -> dict:
         return json.loads(r.read())
 
 
+def _dealt_game(base_url: str, name: str, moves: int = 6) -> str:
+    """A 3x3 game the server dealt, played a few moves through the API and finished: its id."""
+    issued = _post(f"{base_url}/api/games", {"size": 3})
+    board, at = issued["board"], 0
+    for _ in range(moves):
+        letter = next((x for x, d in zip("LDRU", DIRECTIONS_LDRU, strict=True)
+                       if slide(board, d)[0] != board), None)
+        if letter is None:
+            break
+        answer = _post(f"{base_url}/api/games/{issued['id']}/moves",
+                       {"token": issued["token"], "at": at, "moves": letter})
+        board, at = answer["board"], answer["at"]
+    _post(f"{base_url}/api/games/{issued['id']}/finish", {"token": issued["token"], "name": name})
+    return issued["id"]
+
+
 @pytest.fixture(scope="module")
 def finished_game(base_url: str) -> str:
-    issued = _post(f"{base_url}/api/games", {"size": 3})
-    _post(f"{base_url}/api/games/{issued['id']}/finish",
-          {"token": issued["token"], "log": "", "score": 0, "name": "<b>csp</b>\u200b"})
-    return issued["id"]
+    return _dealt_game(base_url, "<b>csp</b>\u200b")
 
 
 @pytest.fixture
@@ -68,13 +84,15 @@ def test_a_page_works_under_the_policy(page, base_url, finished_game, path):
 
 
 def test_the_replay_buttons_work_from_the_static_script(page, base_url):
-    issued = _post(f"{base_url}/api/games", {"size": 3})
-    _post(f"{base_url}/api/games/{issued['id']}/finish",
-          {"token": issued["token"], "log": "", "score": 0, "name": "stepper"})
-    page.goto(f"{base_url}/games/{issued['id']}", wait_until="networkidle")
+    game_id = _dealt_game(base_url, "stepper")
+    page.goto(f"{base_url}/games/{game_id}", wait_until="networkidle")
     status = page.locator("#replay-status")
     page.wait_for_function("() => document.getElementById('replay-status').textContent.length > 0")
-    assert "0" in status.inner_text()
+    assert status.inner_text().startswith("move 6 of 6")  # the page opens on the final board
+    page.locator('[data-step="first"]').click()
+    assert status.inner_text().startswith("move 0 of 6")
+    page.locator('[data-step="forward"]').click()
+    assert status.inner_text().startswith("move 1 of 6")
     assert page.errors == []
 
 

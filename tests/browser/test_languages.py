@@ -93,11 +93,11 @@ def test_the_chooser_switches_language_and_remembers_it(game):
     game.open("")
     page = game.page
     page.keyboard.press("ArrowLeft")
-    board = game.state()["board"]
+    board = game.settled()["board"]  # the move's tile dealt
     page.locator("footer a[hreflang='ru']").click()
     page.wait_for_function("() => document.documentElement.lang === 'ru' && window.game2048 !== undefined")
     assert page.locator("#new-game").inner_text() == NEW_GAME["ru"]
-    assert game.state()["board"] == board, "changing the language keeps the game"
+    assert game.settled()["board"] == board, "changing the language keeps the game"
     page.goto(game.base_url + "/")
     page.wait_for_function("() => window.game2048 !== undefined")
     assert page.evaluate("document.documentElement.lang") == "ru"

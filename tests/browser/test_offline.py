@@ -115,7 +115,7 @@ def test_after_a_first_visit_the_game_opens_and_plays_offline(game):
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowUp")
-    before = game.state()
+    before = game.settled()  # the server dealt both tiles
     game.network_cut = True
     page.context.set_offline(True)
     page.reload()

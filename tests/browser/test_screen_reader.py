@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from game2048 import slide
+
 pytestmark = pytest.mark.browser
 
 CENTRE = [[0, 0, 0, 0], [0, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
@@ -49,6 +51,21 @@ def test_each_move_is_one_announcement_with_the_new_tile(game):
                        f"New {board[new[0]][new[1]]} at row {new[0] + 1}, column {new[1] + 1}.")
 
 
+def test_a_tile_the_server_deals_is_announced_with_its_move(game):
+    game.open()
+    before = game.ranked()["board"]
+    game.page.evaluate(HEAR)
+    direction = next(d for d in ("left", "down", "right", "up") if slide(before, d)[0] != before)
+    game.page.keyboard.press(f"Arrow{direction.title()}")
+    board = game.settled()["board"]
+    said = heard(game)
+    slid = slide(before, direction)[0]
+    r, c = next((r, c) for r in range(4) for c in range(4) if board[r][c] != slid[r][c])
+    assert len(said) == 1, said
+    assert said[0].startswith(f"Moved {direction}.") and said[0].endswith(
+        f"New {board[r][c]} at row {r + 1}, column {c + 1}."), said
+
+
 def test_counted_words_agree_with_their_number(game):
     game.open("?lang=ru")
     game.load([[2, 2, 0], [0, 0, 0], [0, 0, 0]])
@@ -70,12 +87,15 @@ def test_losing_the_ranking_is_said_once(game):
     game.page.wait_for_function("() => window.game2048.state().id !== null")
     for key in ("ArrowLeft", "ArrowRight", "ArrowLeft", "ArrowRight"):
         game.page.keyboard.press(key)
+    game.settled()  # the last move's sentence went out with its tile
     game.page.evaluate(HEAR)
     game.page.locator("#undo").click()
+    game.settled()  # the server took it back
     first = heard(game)
     assert len(first) == 1 and first[0].endswith("This game is no longer ranked."), first
     assert "2 undos left." in first[0]
     game.page.locator("#undo").click()
+    game.settled()
     second = heard(game)
     assert len(second) == 1 and second[0].endswith(" 1 undo left."), second
 
