@@ -205,3 +205,32 @@ def test_behind_nginx_one_address_flooding_gets_429_in_the_api_shape(nginx):
     refused = [body for status, body in statuses if status == 429]
     assert refused and all(b'"error"' in body for body in refused)
     assert all(status in (200, 429) for status, _ in statuses)
+
+
+def test_behind_nginx_a_ranked_game_plays_over_the_websocket(nginx):
+    import json
+
+    from websockets.sync.client import connect
+
+    from game2048 import replay
+
+    from .conftest import next_move
+
+    conn = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10, source_address=("127.0.0.6", 0))
+    conn.request("POST", "/api/games", body=b'{"size": 4}', headers={"Content-Type": "application/json"})
+    r = conn.getresponse()
+    assert r.status == 201
+    issued = json.loads(r.read())
+    conn.close()
+    board, at, log = issued["board"], 0, ""
+    sock = socket.create_connection(("127.0.0.1", nginx), source_address=("127.0.0.6", 0))
+    with connect(f"ws://127.0.0.1:{nginx}/api/games/{issued['id']}/play", sock=sock) as ws:
+        # through nginx's upgrade, the app's middleware and back (no 4x4 game ends this soon)
+        for _ in range(10):
+            letter = next_move(board)
+            ws.send(json.dumps({"op": "moves", "token": issued["token"], "at": at, "moves": letter}))
+            answer = json.loads(ws.recv(timeout=10))
+            board, at, log = answer["board"], answer["at"], log + letter
+        ws.send(json.dumps({"op": "finish", "token": issued["token"], "name": "proxied"}))
+        done = json.loads(ws.recv(timeout=10))
+    assert done["verified"] and replay(4, done["seed"], log).board == board
