@@ -40,7 +40,7 @@ LATENCY = Histogram("game2048_request_seconds", "Time from request to the end of
 ERRORS = Counter("game2048_errors", "Answers with a 4xx or 5xx status, by status.", ["status"],
                  registry=REGISTRY)
 RATE_LIMITED = Counter("game2048_rate_limited", "Requests refused with 429, by limit "
-                       "(games, hint: request rates; cpu, hint-cpu: the CPU budgets).", ["limit"],
+                       "(games, moves, hint: request rates; cpu, hint-cpu: the CPU budgets).", ["limit"],
                        registry=REGISTRY)
 VERIFICATIONS = Histogram("game2048_verification_cpu_seconds", "Verifications (replays of records, "
                           "renders of long games' pages) and the CPU time each cost, by kind and outcome.",
@@ -59,8 +59,8 @@ def observe_request(method: str, route: str, status: int, seconds: float) -> Non
 
 
 def observe_verification(kind: str, outcome: str, cpu_seconds: float) -> None:
-    """One verification of ``kind`` ("finish", "record", "page") that was accepted, refused,
-    repeated (refused at once as a record refused before) or ended in another error."""
+    """One verification of ``kind`` ("finish", "record", "retry", "page", "hint") that was accepted,
+    refused, repeated (refused at once as a record refused before) or ended in another error."""
     VERIFICATIONS.labels(kind, outcome).observe(cpu_seconds)
 
 
