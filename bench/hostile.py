@@ -2,22 +2,27 @@
 
 Starts ``game2048 serve`` (one worker, a fresh SQLite file, the default rate
 limits and budgets), puts a long 6×6 game in its database (35,000 moves of
-the corner method on seed 103: one finished, for its page, and open copies to
-send refused finishes to), then:
+the corner method on seed 103: one finished, for its page, and copies still
+in play, as if the client had played them through the server), then:
 
 1. views the long game's page ``--views`` times one after another: wall time
    and server CPU time per view (the first view separately);
-2. runs three attacks from one address, each for ``--seconds`` with
-   ``--threads`` connections: refused finishes of the long record (a claimed
-   score that is off by one more each time, so no two are alike), views of
-   the long game's page, and hints on a crowded 6×6 board. For each it prints
+2. finishes one long game in play: the server's own replay of 35,000 moves
+   (server CPU of that one request);
+3. runs four attacks from one address, each for ``--seconds`` with
+   ``--threads`` connections: refused practice records of the long game
+   (``POST /api/records`` with a claimed score that is off by one more each
+   time, so no two are alike), retries of a long game's moves from far back
+   (each answer worked out by a replay of ~35,000 letters), views of the
+   long game's page, and hints on a crowded 6×6 board. For each it prints
    the server's CPU seconds per minute of wall time and the answers' statuses.
 
 ``--src DIR`` runs the server from another checkout's ``src`` (to measure the
-code before a change). Prints figures; never fails on timing.
+code before a change; the retries and records need the dealt-game protocol).
+Prints figures; never fails on timing.
 
     .venv/bin/python bench/hostile.py
-    .venv/bin/python bench/hostile.py --src /path/to/old/checkout/src
+    nice -n 15 .venv/bin/python bench/hostile.py --seconds 30
 """
 
 from __future__ import annotations
@@ -94,7 +99,10 @@ def start(db: Path, src: str | None) -> tuple[subprocess.Popen[bytes], int]:
 
 
 def insert(db: Path, game: Game, opened: int) -> tuple[str, list[tuple[str, str]]]:
-    """The finished game's id, and (id, token) of ``opened`` open games on the same seed."""
+    """The finished game's id, and (id, token) of ``opened`` copies still in play (log and position
+    stored as the server keeps a game it deals)."""
+    import json
+
     from sqlalchemy import create_engine, select
     from sqlalchemy.orm import Session
 
@@ -107,10 +115,12 @@ def insert(db: Path, game: Game, opened: int) -> tuple[str, list[tuple[str, str]
         secret = s.scalars(select(SecretRow.value).where(SecretRow.name == "signing")).one()
         s.add(GameRow(id="long6x6view", size=6, mode="classic", day=None, seed=SEED, created_at=now,
                       finished_at=now, name="long", log=game.log, score=game.score, max_tile=game.max_tile,
-                      moves=game.moves, ranked=True))
+                      moves=game.moves, ranked=True, at=len(game.log), touched_at=now))
         open_ids = [f"long6x6open{i}" for i in range(opened)]
+        snapshot = json.dumps(game.snapshot())
         for gid in open_ids:
-            s.add(GameRow(id=gid, size=6, mode="classic", day=None, seed=SEED, created_at=now, ranked=False))
+            s.add(GameRow(id=gid, size=6, mode="classic", day=None, seed=SEED, created_at=now, ranked=False,
+                          at=len(game.log), log=game.log, live=snapshot, touched_at=now))
         s.commit()
     engine.dispose()
     return "long6x6view", [(gid, game_token(secret, gid)) for gid in open_ids]
@@ -149,6 +159,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--views", type=int, default=10)
+    parser.add_argument("--cooldown", type=float, default=61, help="seconds between attacks (budget refill)")
     parser.add_argument("--src", help="run the server from this src folder (another checkout)")
     args = parser.parse_args()
 
@@ -160,7 +171,8 @@ def main() -> None:
         db = Path(folder) / "hostile.sqlite3"
         proc, port = start(db, args.src)
         try:
-            view, open_games = insert(db, game, opened=args.threads)
+            view, open_games = insert(db, game, opened=args.threads + 1)
+            finishing, open_games = open_games[0], open_games[1:]
             for i in range(args.views + 1):
                 c0, w0 = cpu_seconds(proc.pid), time.monotonic()
                 status, _ = request(port, "GET", f"/games/{view}")
@@ -174,16 +186,28 @@ def main() -> None:
                     total_wall += w1 - w0
             print(f"page views 2..{args.views + 1}: {1000 * total_wall / args.views:.1f} ms wall, "
                   f"{1000 * total_cpu / args.views:.1f} ms server CPU per view")
+            c0, w0 = cpu_seconds(proc.pid), time.monotonic()
+            gid, token = finishing
+            status, _ = request(port, "POST", f"/api/games/{gid}/finish", {"token": token, "name": "long"})
+            wall, cpu = time.monotonic() - w0, cpu_seconds(proc.pid) - c0
+            print(f"ranked finish of the long game in play: status {status}, {1000 * wall:.0f} ms wall, "
+                  f"{1000 * cpu:.0f} ms server CPU")
+            time.sleep(args.cooldown)  # that replay was charged to this address: fresh budget for attacks
 
-            def refused_finish(i: int):  # type: ignore[no-untyped-def]
+            def refused_record(i: int):  # type: ignore[no-untyped-def]
+                return "POST", "/api/records", {"size": 6, "seed": SEED, "log": game.log,
+                                                "score": game.score + 1 + i, "name": "x"}
+
+            def far_retry(i: int):  # type: ignore[no-untyped-def]
                 gid, token = open_games[i % len(open_games)]
-                return "POST", f"/api/games/{gid}/finish", {
-                    "token": token, "log": game.log, "score": game.score + 1 + i, "name": "x"}
+                at = len(game.log) - 2 - i % 1000  # already played: answered by a replay up to there
+                return "POST", f"/api/games/{gid}/moves", {"token": token, "at": at, "moves": game.log[at]}
 
             crowded = [[2 << ((r * 6 + c) % 11) for c in range(6)] for r in range(6)]
             crowded[5][5] = 0
             attacks = {
-                "refused finishes": refused_finish,
+                "refused practice records": refused_record,
+                "retries from far back": far_retry,
                 "page views": lambda i: ("GET", f"/games/{view}", None),
                 "hints": lambda i: ("POST", "/api/hint", {"size": 6, "board": crowded}),
             }
@@ -192,8 +216,8 @@ def main() -> None:
                 per_minute, statuses = attack(port, proc.pid, args.seconds, args.threads, make)
                 total += per_minute
                 print(f"{name}: {per_minute:.1f} s of server CPU per minute; answers {dict(statuses)}")
-                time.sleep(2)
-            print(f"all three at once could cost up to {total:.1f} s of CPU per minute "
+                time.sleep(args.cooldown)  # each attack starts with a fresh budget, as another client's would
+            print(f"all four at once could cost up to {total:.1f} s of CPU per minute "
                   f"(bounded by the cores: {os.cpu_count()} here)")
         finally:
             proc.terminate()
