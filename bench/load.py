@@ -52,11 +52,15 @@ def start_server(db: str, workers: int, cache: bool) -> tuple[subprocess.Popen[b
         env["GAME2048_LEADERBOARD_TTL"] = "0"
     cmd = [sys.executable, "-c", "from game2048.cli import app; app()", "serve", "--host", "127.0.0.1",
            "--port", str(port), "--db", db, "--workers", str(workers)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a file, not a pipe: the server logs a line per request, and a pipe nobody reads fills up
+    # and stops the server
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the server runs
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"server exited: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            errors.seek(0)
+            raise SystemExit(f"server exited: {errors.read().decode()[-2000:]}")
         try:
             status, _ = asyncio.run(_once("127.0.0.1", port, "GET", "/api/leaderboard"))
             if status == 200:
