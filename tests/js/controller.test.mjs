@@ -87,7 +87,7 @@ function fakeServer({ up = true } = {}) {
   return server;
 }
 
-function makeController({ store = new SafeStorage(null), server = fakeServer(), confirm = true, view = quiet, deal } = {}) {
+function makeController({ store = new SafeStorage(null), server = fakeServer(), confirm = true, view = quiet, announcer = quiet, deal } = {}) {
   store.set('name', 'Ada');
   const overlays = { shown: null, show(kind) { this.shown = kind; } };
   const dialogs = { open: false, confirm: async () => confirm, nickname: async () => 'Ada' };
@@ -95,7 +95,7 @@ function makeController({ store = new SafeStorage(null), server = fakeServer(), 
   const controller = new GameController({
     store, api: server, overlays, dialogs, view,
     i18n: translator('en'),
-    reader: quiet, hud: quiet, announcer: quiet,
+    reader: quiet, hud: quiet, announcer,
     queue: new SubmissionQueue(store, server, { name: () => 'Ada', setTimer: () => {}, done: (e, a) => controller.submitted(e, a) }),
     deal: deal ?? {
       ranked: (size, mode) => server.newGame(size, mode).then((issued) => ServerDealer.fromIssued(issued, link)),
@@ -146,6 +146,55 @@ test('each tile comes from the server: the slide is drawn at once, the tile when
   const dealt = server.games.get('g1');
   assert.equal(dealt.cells[appear[1]], appear[2]);
   assert.deepEqual(controller.game.board, dealt.board);
+});
+
+test('the tile the server deals is announced when it arrives, with the move it belongs to', async () => {
+  const said = [];
+  const announcer = new Proxy({}, { get: (_, name) => (...args) => said.push([name, ...args]) });
+  const { controller, server } = makeController({ announcer });
+  controller.init();
+  await settle();
+  server.holding = true;
+  const direction = ['left', 'down', 'right', 'up'].find((d) => controller.move(d));
+  const move = said.find((c) => c[0] === 'move');
+  assert.equal(move[1], direction);
+  assert.equal(move[2].spawn, null); // the sentence waits for its tile
+  assert.equal(said.some((c) => c[0] === 'spawned'), false);
+  await server.release();
+  const [, cell, value, size] = said.find((c) => c[0] === 'spawned');
+  assert.equal(size, 4);
+  assert.equal(controller.game.cells[cell], value);
+  assert.equal(server.games.get('g1').cells[cell], value);
+});
+
+test('while the first ranked game is on its way the status says so, not "offline"', async () => {
+  const { controller } = makeController({ server: fakeServer({ up: false }) });
+  controller.init();
+  assert.equal(controller.session.awaitingServer, true);
+  await settle();
+  assert.equal(controller.session.awaitingServer, false); // the server cannot be reached: a practice game
+  assert.equal(controller.session.id, null);
+  const up = makeController();
+  up.controller.init();
+  await settle();
+  assert.equal(up.controller.session.id, 'g1');
+  assert.equal(up.controller.session.awaitingServer, undefined); // the ranked game itself
+});
+
+test('New game and Daily game ask first, and pass their options on', async () => {
+  const { controller, server } = makeController({ confirm: false });
+  controller.init();
+  await settle();
+  await playSome(controller, 2);
+  assert.equal(await controller.requestNewGame({ mode: 'daily' }), false);
+  assert.equal(controller.session.id, 'g1');
+  const yes = makeController({ server });
+  yes.controller.init();
+  await settle();
+  await playSome(yes.controller, 2);
+  assert.equal(await yes.controller.requestNewGame({ mode: 'daily' }), true);
+  await settle();
+  assert.equal(yes.controller.session.mode, 'daily');
 });
 
 test('keys pressed while the server answers are played in order, none lost', async () => {
