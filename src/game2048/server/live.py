@@ -40,6 +40,9 @@ from .seeds import check_token, classic_seed, client_key, daily_seed, game_token
 DAILY_GRACE = timedelta(minutes=10)
 #: Times a request re-reads a game that another request changed at the same moment.
 ATTEMPTS = 3
+#: The same for a finish: moves made meanwhile are kept (each attempt replays only those), so it
+#: tries longer rather than answer 409 to a player whose last moves were still arriving.
+FINISH_ATTEMPTS = 10
 _LETTERS = frozenset(LETTERS.values()) | {UNDO_LETTER}
 #: What a replay for a retry from far back is run inside: ``with charge(): ...`` counts its cost.
 Charge = Callable[[], AbstractContextManager[None]]
@@ -261,7 +264,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
     """
     name = check_name(name)
     now = now or utc_now()
-    for _ in range(ATTEMPTS):
+    game: Game | None = None  # the replay so far: a move that lands meanwhile only extends it
+    for _ in range(FINISH_ATTEMPTS):
         live = _open(store, secret, game_id, token)
         if live.finished:
             if log is not None and log != live.log:
@@ -274,7 +278,14 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
                 raise ClientError(409, "the log differs from the moves this game was dealt")
             play(store, secret, game_id, token=token, at=live.at, moves=log[live.at:], now=now, charge=charge)
             continue
-        game = replay(live.size, live.seed, live.log)  # the server's own replay is the verification
+        # the server's own replay is the verification; the log only grows, so a later attempt
+        # replays only the letters played since the last one
+        if game is None or not live.log.startswith(game.log):
+            game = replay(live.size, live.seed, live.log)
+        else:
+            since = live.log[len(game.log):]
+            if game._apply(since) != len(since):
+                raise RuntimeError(f"game {live.id}: its log does not replay")
         if (game.board, game.score) != (snapshot["board"], snapshot["score"]):
             raise RuntimeError(f"game {live.id}: the replay of its log is not its position")
         ranked = game.ranked and not helped
