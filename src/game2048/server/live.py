@@ -23,7 +23,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from time import thread_time
+from time import monotonic, thread_time
 
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -40,9 +40,10 @@ from .seeds import check_token, classic_seed, client_key, daily_seed, game_token
 DAILY_GRACE = timedelta(minutes=10)
 #: Times a request re-reads a game that another request changed at the same moment.
 ATTEMPTS = 3
-#: The same for a finish: moves made meanwhile are kept (each attempt replays only those), so it
-#: tries longer rather than answer 409 to a player whose last moves were still arriving.
-FINISH_ATTEMPTS = 10
+#: A finish keeps reading the game again for this many seconds while moves still land on it:
+#: they become part of the record (each attempt replays only those), rather than a 409 for a
+#: player whose last moves were still arriving. Only the token's holder can make those moves.
+FINISH_SECONDS = 2.0
 _LETTERS = frozenset(LETTERS.values()) | {UNDO_LETTER}
 #: What a replay for a retry from far back is run inside: ``with charge(): ...`` counts its cost.
 Charge = Callable[[], AbstractContextManager[None]]
@@ -265,7 +266,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
     name = check_name(name)
     now = now or utc_now()
     game: Game | None = None  # the replay so far: a move that lands meanwhile only extends it
-    for _ in range(FINISH_ATTEMPTS):
+    until = monotonic() + FINISH_SECONDS
+    while monotonic() < until:
         live = _open(store, secret, game_id, token)
         if live.finished:
             if log is not None and log != live.log:
