@@ -62,7 +62,7 @@ def replay(
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
 # (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py,
-# review: solver/review_command.py)
+# review: solver/review_command.py, play: terminal/command.py)
 
 from .server.command import serve  # noqa: E402
 
@@ -79,3 +79,7 @@ app.command()(solve)
 from .solver.review_command import review  # noqa: E402
 
 app.command()(review)
+
+from .terminal.command import play  # noqa: E402
+
+app.command()(play)

@@ -21,7 +21,15 @@ from game2048.server.models import ReviewRow
 from game2048.solver import review
 from game2048.solver.review import worst
 
-from .conftest import Api
+from .conftest import Api, play
+
+
+def finished(api: Api, size: int = 4, moves: int | None = 60) -> tuple[str, int, str]:
+    """A ranked game played through the server and finished: its id, its seed (revealed by the
+    finish) and its log."""
+    issued, played, done = api.honest(size, moves=moves)
+    assert done.status_code == 200, done.text
+    return issued["id"], done.json()["seed"], played.log
 
 
 def no_workers(settings, **changes):  # type: ignore[no-untyped-def]
@@ -60,34 +68,40 @@ def rows(app) -> list[ReviewRow]:  # type: ignore[no-untyped-def]
 
 def test_a_review_is_pending_then_served_and_stored_once(api: Api, app):  # type: ignore[no-untyped-def]
     """Through the real background queue: a review process grades the game."""
-    issued, game, done = api.honest(4, moves=60)
-    assert done.status_code == 200
-    first = api.client.get(f"/api/games/{issued['id']}/review")
+    game_id, seed, log = finished(api, 4, moves=60)
+    first = api.client.get(f"/api/games/{game_id}/review")
     assert first.status_code == 202
-    assert first.json() == {"status": "pending", "done": 0, "total": game.moves}
-    deadline = time.monotonic() + 240
-    answer = first
-    while answer.status_code == 202 and time.monotonic() < deadline:
-        time.sleep(0.5)
-        answer = api.client.get(f"/api/games/{issued['id']}/review")
-    assert answer.status_code == 200, answer.text
-    assert answer.json() == review(4, issued["seed"], game.log)
-    again = api.client.get(f"/api/games/{issued['id']}/review")
+    assert first.json() == {"status": "pending", "done": 0, "total": len(log)}
+    answer = poll(api, game_id)
+    assert answer.json() == review(4, seed, log)
+    again = api.client.get(f"/api/games/{game_id}/review")
     assert again.status_code == 200 and again.content == answer.content
     (row,) = rows(app)
-    assert (row.status, row.attempts, row.done, row.total) == ("done", 1, game.moves, game.moves)
+    assert (row.status, row.attempts, row.done, row.total) == ("done", 1, len(log), len(log))
+
+
+def poll(api: Api, game_id: str, seconds: float = 240):  # type: ignore[no-untyped-def]
+    """Ask for a review every half second until it is made (202 until then); the 200 answer."""
+    deadline = time.monotonic() + seconds
+    answer = api.client.get(f"/api/games/{game_id}/review")
+    while answer.status_code == 202 and time.monotonic() < deadline:
+        assert answer.json()["status"] == "pending"
+        time.sleep(0.5)
+        answer = api.client.get(f"/api/games/{game_id}/review")
+    assert answer.status_code == 200, answer.text
+    return answer
 
 
 def test_pending_answers_count_progress_and_the_review_is_made_once(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
-    issued, game, _ = qapi.honest(3, moves=25)  # or fewer, if the game ends first
+    game_id, seed, log = finished(qapi, 3, moves=25)  # or fewer, if the game ends first
     for _ in range(3):
-        r = qapi.client.get(f"/api/games/{issued['id']}/review")
-        assert r.status_code == 202 and r.json() == {"status": "pending", "done": 0, "total": game.moves}
+        r = qapi.client.get(f"/api/games/{game_id}/review")
+        assert r.status_code == 202 and r.json() == {"status": "pending", "done": 0, "total": len(log)}
     assert len(rows(queued_app)) == 1
     assert make_all(queued_app) == 1
     assert make_all(queued_app) == 0  # nothing left: it is never made twice
-    r = qapi.client.get(f"/api/games/{issued['id']}/review")
-    assert r.status_code == 200 and r.json() == review(3, issued["seed"], game.log)
+    r = qapi.client.get(f"/api/games/{game_id}/review")
+    assert r.status_code == 200 and r.json() == review(3, seed, log)
     review_routes.ReviewOut.model_validate(r.json())  # the answer is what the OpenAPI schema says
 
 
@@ -242,17 +256,18 @@ def test_the_page_waits_while_the_review_is_made(qapi: Api):
 
 @pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
 def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued_app, lang: str):
-    issued = qapi.start(4)
-    game = qapi.play(4, issued["seed"], 12)  # no 4x4 game is over before its 14th move
+    game = play(4, 77, 12)  # no 4x4 game is over before its 14th move
     game.undo()
     game.move(game.legal_moves()[0])
-    assert qapi.finish(issued, game).status_code == 200
-    qapi.client.get(f"/games/{issued['id']}/review")
+    kept = qapi.record(game)  # a practice record: kept, public, never ranked
+    assert kept.status_code == 201, kept.text
+    game_id = kept.json()["id"]
+    qapi.client.get(f"/games/{game_id}/review")
     make_all(queued_app)
-    page = qapi.client.get(f"/games/{issued['id']}/review?lang={lang}")
+    page = qapi.client.get(f"/games/{game_id}/review?lang={lang}")
     assert page.status_code == 200
     html = page.text
-    result = qapi.client.get(f"/api/games/{issued['id']}/review").json()
+    result = qapi.client.get(f"/api/games/{game_id}/review").json()
     assert f'data-testid="accuracy">{result["accuracy"]:.1f}<' in html
     assert html.count("<svg") == 1 and 'role="img"' in html
     assert html.count('class="move c-') == len(result["moves"]) == 13
@@ -267,25 +282,25 @@ def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued
     assert TEXTS[lang]["accuracy"] in html and TEXTS[lang]["next_mistake"] in html
     assert_no_inline_script(html)
     # the same page every time (the chart's id comes from its figures): caches and ETags can hold
-    assert qapi.client.get(f"/games/{issued['id']}/review?lang={lang}").text == html
+    assert qapi.client.get(f"/games/{game_id}/review?lang={lang}").text == html
 
 
 def test_a_long_game_lists_its_worst_moves(qapi: Api, queued_app, monkeypatch):  # type: ignore[no-untyped-def]
     monkeypatch.setattr(review_routes, "MAX_FRAMES", 20)
     monkeypatch.setattr(review_routes, "WORST_SHOWN", 7)
-    issued, game, _ = qapi.honest(4, moves=40)
-    qapi.client.get(f"/api/games/{issued['id']}/review")
+    game_id, seed, log = finished(qapi, 4, moves=40)
+    qapi.client.get(f"/api/games/{game_id}/review")
     make_all(queued_app)
-    result = qapi.client.get(f"/api/games/{issued['id']}/review").json()
-    html = qapi.client.get(f"/games/{issued['id']}/review").text
+    result = qapi.client.get(f"/api/games/{game_id}/review").json()
+    html = qapi.client.get(f"/games/{game_id}/review").text
     data = json.loads(re.search(r'id="review-data">(.*?)</script>', html, re.S).group(1))
     ns = [m["n"] for m in data["moves"]]
     assert ns == sorted(m["n"] for m in worst(result["moves"], 7))
     assert len(ns) == html.count('class="move c-') > 0
     from game2048 import Game
 
-    first = Game(4, issued["seed"])
-    for letter in game.log[: ns[0] - 1]:
+    first = Game(4, seed)
+    for letter in log[: ns[0] - 1]:
         first.move(letter)
     assert data["boards"][0] == [v for row in first.board for v in row]
 

@@ -21,7 +21,8 @@ from sqlalchemy.orm import Session
 from ..rules import UNDO_LETTER, Direction
 from ..solver.review import ARROWS, CLASSES, Class
 from . import games, reviews
-from .api import ERRORS, ErrorOut, session
+from .api import session
+from .errors import ErrorOut, responses
 from .games import ClientError, Record
 from .views import MAX_FRAMES, _context, _render, frames
 
@@ -87,7 +88,7 @@ def _lookup(request: Request, db: Session, game_id: str) -> tuple[Record, Any]:
     "/api/games/{game_id}/review",
     response_model=ReviewOut,
     responses={202: {"model": PendingOut, "description": "The review is queued or running: ask again."},
-               500: {"model": ErrorOut}, 503: {"model": ErrorOut}, **ERRORS},
+               500: {"model": ErrorOut}, 503: {"model": ErrorOut}, **responses(404, 422, 429)},
 )
 def get_review(game_id: GameId, request: Request, db: Db) -> Response:
     """The solver's review of a finished, public game: every move graded (docs/review.md).
