@@ -61,3 +61,39 @@ def test_migration_0002_keeps_the_games_of_0001(tmp_path):
             assert tuple(kept) == (0, None, "L")
     finally:
         engine.dispose()
+
+
+def test_every_migration_upgrades_and_downgrades_in_turn(settings):
+    """0001 → 0002 → 0003 and back down to nothing, step by step, then up to head again."""
+    from alembic import command
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+    from sqlalchemy import inspect
+
+    from game2048.server.db import MIGRATIONS_DIR
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    chain = [s.revision for s in reversed(list(ScriptDirectory.from_config(cfg).walk_revisions()))]
+    assert chain == ["0001", "0002", "0003"]
+    engine = make_engine(settings.database_url)
+
+    def step(action, target: str) -> set[str]:
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            action(cfg, target)
+        return set(inspect(engine).get_table_names()) - {"alembic_version"}
+
+    try:
+        tables = [step(command.upgrade, revision) for revision in chain]
+        assert "games" in tables[0] and "daily_tries" not in tables[0]
+        assert "daily_tries" in tables[1] and "reviews" not in tables[1]
+        assert "reviews" in tables[2]
+        assert step(command.downgrade, "0002") == tables[1]
+        assert step(command.downgrade, "0001") == tables[0]
+        assert step(command.downgrade, "base") == set()
+        migrate(engine)
+        with engine.connect() as conn:
+            assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    finally:
+        engine.dispose()
