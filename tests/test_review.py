@@ -89,6 +89,24 @@ def test_a_review_made_in_pieces_equals_the_whole():
     assert parts == whole
 
 
+def test_a_game_from_a_position_is_graded_from_that_position():
+    """A practice game that began from a loaded position: its record replays only from there."""
+    from game2048.solver import analyse
+
+    board = [[2, 4, 8, 16], [0, 0, 2, 0], [0, 0, 0, 0], [0, 4, 0, 0]]
+    game = Game.from_board(board, score=40, seed=5)
+    for _ in range(8):
+        game.move(game.legal_moves()[-1])
+    r = review(4, 5, game.log, start_board=board)
+    assert [m["n"] for m in r["moves"]] == list(range(1, 9))
+    assert r["moves"][0]["best"] == analyse(board)[0]  # graded on the loaded board, not an opening
+    pieces = [*grade_moves(4, 5, game.log, start=0, stop=3, start_board=board),
+              *grade_moves(4, 5, game.log, start=3, start_board=board)]
+    assert pieces == r["moves"]
+    with pytest.raises(RecordError):
+        review(4, 5, "UUUUUUUU", start_board=board)  # checked from the position too, before any search
+
+
 def test_classes_rise_with_the_loss():
     assert grade(0.0, same=True) == "best"
     assert grade(0.0) == "good"

@@ -102,6 +102,8 @@ class Job:
     seed: int
     log: str
     preset: str
+    #: The position a practice game began from (None for an opening).
+    start_board: list[list[int]] | None = None
 
 
 def claim(session: Session, worker: str, now: datetime | None = None) -> Job | None:
@@ -128,7 +130,8 @@ def claim(session: Session, worker: str, now: datetime | None = None) -> Job | N
             _set(session, game_id, worker, status="failed", error=exc.message, finished_at=now)
             continue
         assert row is not None
-        return Job(game_id, record.size, record.seed, record.log, row.preset)
+        board = record.start["board"] if record.start else None
+        return Job(game_id, record.size, record.seed, record.log, row.preset, board)  # type: ignore[arg-type]
     return None
 
 
@@ -211,11 +214,12 @@ def pieces(log: str) -> list[tuple[int, int]]:
     return [(i, min(i + step, len(log))) for i in range(0, len(log), step)] or [(0, 0)]
 
 
-def grade_piece(size: int, seed: int, log: str, preset: str, start: int, stop: int) -> list[dict[str, Any]]:
+def grade_piece(size: int, seed: int, log: str, preset: str, start: int, stop: int,
+                start_board: list[list[int]] | None = None) -> list[dict[str, Any]]:
     """The review entries of ``log[start:stop]`` (run in a review process)."""
     from ..solver.review import grade_moves
 
-    return list(grade_moves(size, seed, log, preset, start=start, stop=stop))
+    return list(grade_moves(size, seed, log, preset, start=start, stop=stop, start_board=start_board))
 
 
 def _review_process_start(nice: int) -> None:
@@ -310,7 +314,7 @@ class ReviewQueue:
                         release(s, job.game_id, self.worker)
                     return
                 moves += self._pool().submit(
-                    grade_piece, job.size, job.seed, job.log, job.preset, start, stop
+                    grade_piece, job.size, job.seed, job.log, job.preset, start, stop, job.start_board
                 ).result()
                 with self.sessions() as s:
                     if not report(s, job.game_id, self.worker, len(moves)):

@@ -112,17 +112,19 @@ def grade_moves(
     *,
     start: int = 0,
     stop: int | None = None,
+    start_board: Sequence[Sequence[int]] | None = None,
 ) -> Iterator[dict[str, Any]]:
     """The entry of every move letter of ``log[start:stop]``, in order, as the solver sees it.
 
     ``log`` must be a valid record (``review`` checks it first); the game is
     replayed from the start to ``start`` without the solver, so a long review
     can be made in pieces. Each entry is ``{n, played, best, loss, class}``,
-    ``n`` being the 1-based position of the letter in the log.
+    ``n`` being the 1-based position of the letter in the log. A game that
+    began from a position (a practice game) gives it as ``start_board``.
     """
     _check_preset(preset)
     stop = len(log) if stop is None else stop
-    game = Game(size, seed)
+    game = Game(size, seed) if start_board is None else Game.from_board(start_board, seed=seed)
     for i, letter in enumerate(log[:stop]):
         if letter == UNDO_LETTER:
             game.undo()
@@ -158,6 +160,7 @@ def review(
     log: str,
     preset: str = DEFAULT_PRESET,
     *,
+    start_board: Sequence[Sequence[int]] | None = None,
     progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Grade every move of the game ``(size, seed, log)`` with the solver's ``preset``.
@@ -169,15 +172,16 @@ def review(
     0 and ``class`` ``"best"`` exactly when ``played == best``. ``accuracy``
     (0 to 100) is the mean of the moves' accuracies; ``counts`` the number of
     moves in each class. ``progress(done, total)`` is called after each move.
+    A game that began from a position (``Game.from_board``) gives it as ``start_board``.
 
     Raises ``RecordError`` (a ``ValueError``) for a record the rules do not
     allow, before any search; ``ValueError`` for a bad size, seed or preset.
     """
     _check_preset(preset)
-    replay(size, seed, log)
+    replay(size, seed, log, start=start_board)
     total = graded_count(log)
     moves: list[dict[str, Any]] = []
-    for entry in grade_moves(size, seed, log, preset):
+    for entry in grade_moves(size, seed, log, preset, start_board=start_board):
         moves.append(entry)
         if progress is not None:
             progress(len(moves), total)
