@@ -72,6 +72,7 @@ def test_a_review_is_pending_then_served_and_stored_once(api: Api, app):  # type
     first = api.client.get(f"/api/games/{game_id}/review")
     assert first.status_code == 202
     assert first.json() == {"status": "pending", "done": 0, "total": len(log)}
+    assert first.headers["cache-control"] == "no-store"
     answer = poll(api, game_id)
     assert answer.json() == review(4, seed, log)
     again = api.client.get(f"/api/games/{game_id}/review")
@@ -310,3 +311,156 @@ def test_the_game_page_and_the_leaderboard_link_to_the_review(api: Api):
     link = f'href="/games/{issued["id"]}/review"'
     assert link in api.client.get(f"/games/{issued['id']}").text
     assert link in api.client.get("/leaderboard?size=4").text
+
+
+# -- practice records and daily games ------------------------------------------------------------
+
+
+def test_a_practice_record_is_reviewed_through_the_api_and_the_page(api: Api):
+    """What issue 13's checker does: a record sent to POST /api/records, its review polled (202
+    until 200) from GET /api/games/{id}/review, and its page drawn with an SVG chart."""
+    game = play(4, 2024, 50)
+    kept = api.record(game)
+    assert kept.status_code == 201, kept.text
+    game_id = kept.json()["id"]
+    first = api.client.get(f"/api/games/{game_id}/review")
+    assert first.status_code == 202 and first.json()["status"] == "pending"
+    answer = poll(api, game_id)
+    assert answer.json() == review(4, 2024, game.log)
+    page = api.client.get(f"/games/{game_id}/review")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert page.text.count("<svg") == 1 and 'data-testid="accuracy"' in page.text
+
+
+def test_a_practice_game_from_a_position_is_reviewed_from_that_position(qapi: Api, queued_app):
+    from game2048 import Game
+
+    board = [[2, 4, 8, 16], [0, 0, 2, 0], [0, 0, 0, 0], [0, 4, 0, 0]]
+    game = Game.from_board(board, score=40, seed=5)
+    for _ in range(10):
+        game.move(game.legal_moves()[0])
+    kept = qapi.record(game, start={"board": board, "score": 40})
+    assert kept.status_code == 201, kept.text
+    game_id = kept.json()["id"]
+    qapi.client.get(f"/api/games/{game_id}/review")
+    make_all(queued_app)
+    result = qapi.client.get(f"/api/games/{game_id}/review").json()
+    assert result == review(4, 5, game.log, start_board=board)
+    html = qapi.client.get(f"/games/{game_id}/review").text
+    data = json.loads(re.search(r'id="review-data">(.*?)</script>', html, re.S).group(1))
+    assert data["boards"][0] == [v for row in board for v in row]  # the position it began from
+
+
+def _move_day_back(app, game_id: str, days: int) -> None:  # type: ignore[no-untyped-def]
+    from sqlalchemy import update
+
+    from game2048.server.models import GameRow
+
+    with app.state.sessions() as s:
+        row = s.get(GameRow, game_id)
+        s.execute(update(GameRow).where(GameRow.id == game_id).values(day=row.day - timedelta(days=days)))
+        s.commit()
+
+
+def test_a_daily_game_is_reviewed_only_once_its_day_is_over(qapi: Api, queued_app):
+    issued, played, done = qapi.honest(4, 20, mode="daily")
+    assert done.status_code == 200 and done.json()["seed"] is None
+    game_id = issued["id"]
+    hidden = qapi.client.get(f"/api/games/{game_id}/review")
+    assert hidden.status_code == 404 and "day is over" in hidden.json()["error"]
+    assert qapi.client.get(f"/games/{game_id}/review").status_code == 404
+    assert rows(queued_app) == []  # nothing queued: its moves stay secret
+    _move_day_back(queued_app, game_id, 1)
+    assert qapi.client.get(f"/api/games/{game_id}/review").status_code == 202
+    make_all(queued_app)
+    seed = qapi.stored(game_id)["seed"]
+    assert qapi.client.get(f"/api/games/{game_id}/review").json() == review(4, seed, played.log)
+    assert qapi.client.get(f"/games/{game_id}/review").status_code == 200
+
+
+# -- caching, HEAD, statuses, CPU budget ---------------------------------------------------------
+
+
+def _made(qapi: Api, app, moves: int = 20) -> str:  # type: ignore[no-untyped-def]
+    game_id, _, _ = finished(qapi, 4, moves=moves)
+    qapi.client.get(f"/api/games/{game_id}/review")
+    make_all(app)
+    return game_id
+
+
+def test_a_made_review_has_an_etag_and_answers_304(qapi: Api, queued_app):
+    game_id = _made(qapi, queued_app)
+    path = f"/api/games/{game_id}/review"
+    r = qapi.client.get(path)
+    assert r.status_code == 200 and r.headers["etag"] and "max-age" in r.headers["cache-control"]
+    again = qapi.client.get(path, headers={"if-none-match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == r.headers["etag"]
+    other = qapi.client.get(path, headers={"if-none-match": '"something-else"'})
+    assert other.status_code == 200 and other.content == r.content
+
+
+def test_a_pending_review_is_never_cached(qapi: Api):
+    game_id, _, _ = finished(qapi, 4, moves=10)
+    for path in (f"/api/games/{game_id}/review", f"/games/{game_id}/review"):
+        r = qapi.client.get(path)
+        assert r.status_code in (200, 202) and r.headers["cache-control"] == "no-store"
+        assert "etag" not in r.headers
+
+
+def test_the_review_page_has_an_etag_per_language_and_answers_304(qapi: Api, queued_app):
+    game_id = _made(qapi, queued_app)
+    path = f"/games/{game_id}/review"
+    en = qapi.client.get(path, headers={"accept-language": "en"})
+    assert en.status_code == 200 and "max-age" in en.headers["cache-control"]
+    assert "Accept-Language" in en.headers["vary"]
+    assert qapi.client.get(path, headers={"if-none-match": en.headers["etag"],
+                                          "accept-language": "en"}).status_code == 304
+    ru = qapi.client.get(path, headers={"if-none-match": en.headers["etag"], "accept-language": "ru"})
+    assert ru.status_code == 200 and ru.headers["etag"] != en.headers["etag"]
+
+
+def test_head_of_the_review_and_its_page(qapi: Api, queued_app):
+    game_id = _made(qapi, queued_app)
+    for path in (f"/games/{game_id}/review", f"/api/games/{game_id}/review"):
+        got, head = qapi.client.get(path), qapi.client.head(path)
+        assert head.status_code == 200 and head.content == b""
+        assert head.headers["etag"] == got.headers["etag"]
+        assert head.headers["content-length"] == got.headers["content-length"]
+    assert qapi.client.head("/api/games/nosuchgame/review").status_code == 404
+
+
+def test_the_page_is_drawn_once_per_game_and_language_and_charged_to_the_viewer(qapi: Api, queued_app,
+                                                                                monkeypatch):
+    game_id = _made(qapi, queued_app)
+    drawn = []
+    real = review_routes._page_data
+    monkeypatch.setattr(review_routes, "_page_data", lambda *a: drawn.append(a) or real(*a))
+    spent = []
+    budget = queued_app.state.cpu_budget
+    real_spend = budget.spend
+    monkeypatch.setattr(budget, "spend", lambda client, kind, key=None: spent.append(kind) or real_spend(
+        client, kind, key))
+    for lang in ("en", "en", "en", "th", "th"):
+        assert qapi.client.get(f"/games/{game_id}/review?lang={lang}").status_code == 200
+    assert len(drawn) == 2 and spent == ["page", "page"]
+    assert review_routes._pages.size <= review_routes.PAGES_CACHE_BYTES
+
+
+def test_a_viewer_whose_cpu_budget_is_spent_is_refused_before_the_page_is_drawn(qapi: Api, queued_app,
+                                                                                 monkeypatch):
+    game_id = _made(qapi, queued_app)
+    monkeypatch.setattr(review_routes, "_pages", review_routes.BoundedLRU(review_routes.PAGES_CACHE_BYTES))
+    budget = queued_app.state.cpu_budget
+    budget.charge("testclient", 3600.0)
+    r = qapi.client.get(f"/games/{game_id}/review")
+    assert r.status_code == 429 and "CPU" in r.json()["error"] and int(r.headers["retry-after"]) >= 1
+    assert qapi.client.get(f"/api/games/{game_id}/review").status_code == 200  # the JSON is stored
+
+
+def test_the_openapi_description_lists_the_review_statuses(client):
+    paths = client.get("/openapi.json").json()["paths"]
+    given = paths["/api/games/{game_id}/review"]["get"]["responses"]
+    assert {"200", "202", "304", "404", "422", "429", "500", "503"} <= set(given)
+    assert given["202"]["content"]["application/json"]["schema"]["$ref"].endswith("/PendingOut")
+    assert all(given[code]["description"] for code in given)
+    assert "/games/{game_id}/review" not in paths  # the page is not part of the API

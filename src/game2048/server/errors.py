@@ -40,18 +40,38 @@ STATUSES: dict[int, str] = {
 }
 
 
+#: Statuses some routes answer that are not the client's mistake, and what each means.
+OTHER_STATUSES: dict[int, str] = {
+    202: "accepted: the work is queued or running; ask again in a moment",
+    304: "the client's copy (If-None-Match) is current",
+    500: "the server could not do the work it was asked for (a review that failed); asking again "
+         "will not help",
+    503: "the server cannot take this work now (its review queue is full): see Retry-After",
+}
+
+
 class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, in words a person can act on.")
 
 
-def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+def responses(*codes: int,
+              models: dict[int, type[BaseModel]] | None = None) -> dict[int | str, dict[str, Any]]:
     """The ``responses=`` of a route that can answer these statuses (422 and 413 always apply
-    to a route with a body; list them where they do).
+    to a route with a body; list them where they do). An answer's body is ``ErrorOut`` from
+    400 up, none for 304, and ``models[code]`` where given (a 202's pending answer).
 
     >>> sorted(responses(404, 422))
     [404, 422]
+    >>> responses(304)[304]["description"]
+    "the client's copy (If-None-Match) is current"
     """
-    return {code: {"model": ErrorOut, "description": STATUSES[code]} for code in codes}
+    out: dict[int | str, dict[str, Any]] = {}
+    for code in codes:
+        out[code] = {"description": STATUSES.get(code) or OTHER_STATUSES[code]}
+        model = (models or {}).get(code) or (ErrorOut if code >= 400 else None)
+        if model is not None:
+            out[code]["model"] = model
+    return out
 
 
 def describe_statuses() -> str:

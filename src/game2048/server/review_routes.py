@@ -20,11 +20,13 @@ from sqlalchemy.orm import Session
 
 from ..rules import UNDO_LETTER, Direction
 from ..solver.review import ARROWS, CLASSES, Class
-from . import games, reviews
+from . import conditional, games, reviews
 from .api import session
-from .errors import ErrorOut, responses
+from .cache import BoundedLRU
+from .cpubudget import client_address
+from .errors import responses
 from .games import ClientError, Record
-from .views import MAX_FRAMES, _context, _render, frames
+from .views import MAX_FRAMES, _context, _render, record_frames
 
 
 @asynccontextmanager
@@ -44,6 +46,9 @@ router = APIRouter(lifespan=_lifespan)
 
 Db = Annotated[Session, Depends(session)]
 GameId = Annotated[str, Path(max_length=64)]
+
+#: A review that is still being made: the client asks again (the page does every 2 s).
+PENDING_HEADERS = {"Cache-Control": "no-store", "Retry-After": "2"}
 
 
 class MoveOut(BaseModel):
@@ -69,14 +74,10 @@ class PendingOut(BaseModel):
     total: int = Field(description="Moves to grade.")
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 def _lookup(request: Request, db: Session, game_id: str) -> tuple[Record, Any]:
     """The game's record and its review row (queued now if new), or ClientError."""
     record = games.get_record(db, game_id)
-    row = reviews.request_review(db, record, _client(request), request.app.state.settings.reviews)
+    row = reviews.request_review(db, record, client_address(request), request.app.state.settings.reviews)
     if row.status in ("queued", "running"):
         queue = getattr(request.app.state, "reviews", None)
         if queue is not None:
@@ -87,22 +88,26 @@ def _lookup(request: Request, db: Session, game_id: str) -> tuple[Record, Any]:
 @router.get(
     "/api/games/{game_id}/review",
     response_model=ReviewOut,
-    responses={202: {"model": PendingOut, "description": "The review is queued or running: ask again."},
-               500: {"model": ErrorOut}, 503: {"model": ErrorOut}, **responses(404, 422, 429)},
+    responses=responses(202, 304, 404, 422, 429, 500, 503, models={202: PendingOut}),
 )
 def get_review(game_id: GameId, request: Request, db: Db) -> Response:
     """The solver's review of a finished, public game: every move graded (docs/review.md).
 
     The first request queues the review; until it is made the answer is 202
     ``{"status": "pending", "done", "total"}``. A client may have a few
-    reviews waiting at once (429 beyond).
+    reviews waiting at once (429 beyond). A made review never changes: the
+    answer has an ETag, and If-None-Match gets a 304. 404 as for the record
+    (``GET /api/games/{id}``): a game in play, or a daily game while its day lasts.
     """
     _, row = _lookup(request, db, game_id)
     if row.status == "done":
-        return Response(row.result, media_type="application/json")
+        answer = Response(row.result.encode(), media_type="application/json")
+        return conditional.cached(request, answer, conditional.RECORD_CACHE)
     if row.status == "failed":
-        return JSONResponse({"error": f"the review of this game could not be made: {row.error}"}, 500)
-    return JSONResponse({"status": "pending", "done": row.done, "total": row.total}, 202)
+        return JSONResponse({"error": f"the review of this game could not be made: {row.error}"}, 500,
+                            headers={"Cache-Control": "no-store"})
+    return JSONResponse({"status": "pending", "done": row.done, "total": row.total}, 202,
+                        headers=PENDING_HEADERS)
 
 
 #: Moves listed (and their boards sent) for a game too long to step through.
@@ -113,37 +118,58 @@ CHART_POINTS = 400
 MARKS = {"best": "★", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
+#: What the review pages' boards and charts may hold in memory, per process (one entry per game
+#: and language): a made review never changes, so a page is drawn once, not on every view.
+PAGES_CACHE_BYTES = 16 * 1024 * 1024
+_pages = BoundedLRU(PAGES_CACHE_BYTES)
+
+
 @router.get("/games/{game_id}/review", response_class=HTMLResponse, include_in_schema=False)
-def review_page(request: Request, game_id: str) -> HTMLResponse:
-    """The review page: accuracy, counts, a chart, and every move on the board with the better one."""
+def review_page(request: Request, game_id: str) -> Response:
+    """The review page: accuracy, counts, a chart, and every move on the board with the better one.
+
+    A made review's page has an ETag (304 to a client that has it); its boards
+    and chart come from a bounded cache, and drawing them counts against the
+    viewer's CPU budget, like the game page's replay.
+    """
     with request.app.state.sessions() as db:
         try:
             record, row = _lookup(request, db, game_id[:64])
         except ClientError as exc:
             if exc.status == 404:
                 return _render(request, "game_missing.html", "leaderboard", status_code=404)
-            return _render(request, "review.html", "leaderboard", status_code=exc.status, record=None,
-                           refused="busy" if exc.status == 429 else "full")
+            refused = _render(request, "review.html", "leaderboard", status_code=exc.status, record=None,
+                              refused="busy" if exc.status == 429 else "full")
+            refused.headers.update(exc.headers or {})
+            return refused
     if row.status != "done":
-        return _render(request, "review.html", "leaderboard", record=record, status=row.status,
-                       done=row.done, total=row.total, status_code=500 if row.status == "failed" else 200)
-    result = json.loads(row.result)
-    return _render(request, "review.html", "leaderboard", record=record, status="done", review=result,
-                   classes=CLASSES, marks=MARKS, arrows=ARROWS, **_page_data(request, record, result))
+        waiting = _render(request, "review.html", "leaderboard", record=record, status=row.status,
+                          done=row.done, total=row.total, status_code=500 if row.status == "failed" else 200)
+        waiting.headers["Cache-Control"] = "no-store"
+        return waiting
+    ctx = _context(request, "leaderboard")
+    key = (record.id, ctx["lang"])
+    shown = _pages.get(key)
+    if shown is None:
+        with request.app.state.cpu_budget.spend(client_address(request), "page"):
+            shown = _page_data(ctx["t"], record, json.loads(row.result))
+        _pages.put(key, shown, len(shown["data_json"]) + len(shown["chart"] or ""))
+    page = _render(request, "review.html", "leaderboard", record=record, status="done", classes=CLASSES,
+                   marks=MARKS, arrows=ARROWS, **shown)  # type: ignore[arg-type]
+    return conditional.cached(request, page, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
 
 
-def _page_data(request: Request, record: Record, result: dict[str, Any]) -> dict[str, Any]:
-    """The chart, the moves listed, and the JSON the page's script steps through."""
+def _page_data(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[str, Any]:
+    """The review, the chart, the moves listed, and the JSON the page's script steps through."""
     from ..solver.review import move_accuracy, worst
 
-    t = _context(request, "leaderboard")["t"]
     moves = result["moves"]
     undone = _undone(record.log)
     stepper = len(record.log) <= MAX_FRAMES
     listed = moves if stepper else sorted(worst(moves, WORST_SHOWN), key=lambda m: m["n"])
     shown = [{**m, "undone": m["n"] in undone} for m in listed]
-    if stepper:
-        after = frames(record.size, record.seed, record.log)
+    if stepper:  # the game page's frames: frame k is the board after k letters, before letter k + 1
+        after = json.loads(record_frames(record))
         boards = [after[m["n"] - 1]["b"] for m in shown]
     else:
         before = _boards(record, shown)
@@ -152,6 +178,7 @@ def _page_data(request: Request, record: Record, result: dict[str, Any]) -> dict
     words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
     data = {"size": record.size, "moves": shown, "boards": boards, "t": words, "arrows": ARROWS}
     return {
+        "review": result,
         "stepper": stepper,
         "shown": shown,
         # "</" would end the script element early; JSON allows the escaped slash
@@ -182,7 +209,11 @@ def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]
     from ..rules import DIRECTION_OF_LETTER
 
     wanted = {m["n"] for m in shown}
-    game = Game(record.size, record.seed)
+    start = record.start
+    if start is None:
+        game = Game(record.size, record.seed)
+    else:
+        game = Game.from_board(start["board"], seed=record.seed)  # type: ignore[arg-type]
     out: dict[int, list[int]] = {}
     for i, letter in enumerate(record.log, start=1):
         if i in wanted:

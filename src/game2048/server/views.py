@@ -267,13 +267,23 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
     if shown is None:
         # a replay costs real CPU on a long game: it counts against the viewer's budget
         with request.app.state.cpu_budget.spend(client_address(request), "page"):
-            shown = _replay_frames(record.size, record.seed, record.log, record.start)
-        _frames_cache.put(record.id, shown, len(shown))
+            shown = record_frames(record)
     response = _render(
         request, "game.html", "leaderboard", record=record, stepper=len(record.log) <= MAX_FRAMES,
         frames_json=shown,
     )
     return conditional.cached(request, response, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
+
+
+def record_frames(record: games.Record) -> str:
+    """A finished game's frames as its page sends them (JSON, see ``_replay_frames``), from the
+    bounded cache or replayed now and kept. A replay of a long game costs real CPU: call this
+    inside the viewer's ``cpu_budget.spend`` (the game page and the review page do)."""
+    shown = _frames_cache.get(record.id)
+    if shown is None:
+        shown = _replay_frames(record.size, record.seed, record.log, record.start)
+        _frames_cache.put(record.id, shown, len(shown))
+    return shown  # type: ignore[return-value]
 
 
 def _replay_frames(size: int, seed: int, log: str, start: dict[str, Any] | None = None) -> str:
