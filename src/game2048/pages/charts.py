@@ -130,7 +130,7 @@ def line_chart(
         style=_style(),
         js=[],
         disable_xml_declaration=True,
-        width=760,
+        width=WIDTH,
         height=340,
         title=title,
         x_title=x_title or None,
