@@ -15,6 +15,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
+from game2048.pages.charts import WIDTH
 from game2048.server import create_app, review_routes, reviews
 from game2048.server.config import ReviewSettings
 from game2048.server.models import ReviewRow
@@ -256,7 +257,8 @@ def test_the_page_waits_while_the_review_is_made(qapi: Api):
 
 
 @pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
-def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued_app, lang: str):
+def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued_app, lang: str,
+                                                              monkeypatch):  # type: ignore[no-untyped-def]
     game = play(4, 77, 12)  # no 4x4 game is over before its 14th move
     game.undo()
     game.move(game.legal_moves()[0])
@@ -282,7 +284,11 @@ def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued
 
     assert TEXTS[lang]["accuracy"] in html and TEXTS[lang]["next_mistake"] in html
     assert_no_inline_script(html)
-    # the same page every time (the chart's id comes from its figures): caches and ETags can hold
+    # the chart is as wide as the content pages' charts, so its text stays readable on a phone
+    assert f'viewBox="0 0 {WIDTH} ' in html
+    # drawn again from scratch, the same bytes (the chart's id comes from its figures): caches and
+    # ETags can hold, in this process and in every other worker
+    monkeypatch.setattr(review_routes, "_pages", review_routes.BoundedLRU(review_routes.PAGES_CACHE_BYTES))
     assert qapi.client.get(f"/games/{game_id}/review?lang={lang}").text == html
 
 
@@ -433,8 +439,8 @@ def test_the_page_is_drawn_once_per_game_and_language_and_charged_to_the_viewer(
                                                                                 monkeypatch):
     game_id = _made(qapi, queued_app)
     drawn = []
-    real = review_routes._page_data
-    monkeypatch.setattr(review_routes, "_page_data", lambda *a: drawn.append(a) or real(*a))
+    real = review_routes._drawn
+    monkeypatch.setattr(review_routes, "_drawn", lambda *a: drawn.append(a) or real(*a))
     spent = []
     budget = queued_app.state.cpu_budget
     real_spend = budget.spend

@@ -26,7 +26,7 @@ from .cache import BoundedLRU
 from .cpubudget import client_address
 from .errors import responses
 from .games import ClientError, Record
-from .views import MAX_FRAMES, _context, _render, record_frames
+from .views import MAX_FRAMES, _context, _render, record_frames, templates
 
 
 @asynccontextmanager
@@ -118,8 +118,9 @@ CHART_POINTS = 400
 MARKS = {"best": "★", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
 
-#: What the review pages' boards and charts may hold in memory, per process (one entry per game
-#: and language): a made review never changes, so a page is drawn once, not on every view.
+#: What the review pages' drawn parts (move list, boards, chart) may hold in memory, per process,
+#: one entry per game and language: a made review never changes, so a page is drawn once, not on
+#: every view. Entries are strings, so their lengths are what they hold.
 PAGES_CACHE_BYTES = 16 * 1024 * 1024
 _pages = BoundedLRU(PAGES_CACHE_BYTES)
 
@@ -128,9 +129,9 @@ _pages = BoundedLRU(PAGES_CACHE_BYTES)
 def review_page(request: Request, game_id: str) -> Response:
     """The review page: accuracy, counts, a chart, and every move on the board with the better one.
 
-    A made review's page has an ETag (304 to a client that has it); its boards
-    and chart come from a bounded cache, and drawing them counts against the
-    viewer's CPU budget, like the game page's replay.
+    A made review's page has an ETag (304 to a client that has it); its boards,
+    move list and chart come from a bounded cache, and drawing them counts
+    against the viewer's CPU budget, like the game page's replay.
     """
     with request.app.state.sessions() as db:
         try:
@@ -149,18 +150,18 @@ def review_page(request: Request, game_id: str) -> Response:
         return waiting
     ctx = _context(request, "leaderboard")
     key = (record.id, ctx["lang"])
-    shown = _pages.get(key)
-    if shown is None:
+    drawn = _pages.get(key)
+    if drawn is None:
         with request.app.state.cpu_budget.spend(client_address(request), "page"):
-            shown = _page_data(ctx["t"], record, json.loads(row.result))
-        _pages.put(key, shown, len(shown["data_json"]) + len(shown["chart"] or ""))
-    page = _render(request, "review.html", "leaderboard", record=record, status="done", classes=CLASSES,
-                   marks=MARKS, arrows=ARROWS, **shown)  # type: ignore[arg-type]
+            drawn = _drawn(ctx["t"], record, json.loads(row.result))
+        _pages.put(key, drawn, sum(len(v) for v in drawn.values()))
+    page = _render(request, "review.html", "leaderboard", record=record, status="done", **drawn)
     return conditional.cached(request, page, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
 
 
-def _page_data(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[str, Any]:
-    """The review, the chart, the moves listed, and the JSON the page's script steps through."""
+def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[str, str]:
+    """The parts of a made review's page that cost CPU to draw: the summary, the
+    moves listed, the chart, and the JSON the page's script steps through (boards included)."""
     from ..solver.review import move_accuracy, worst
 
     moves = result["moves"]
@@ -177,13 +178,15 @@ def _page_data(t: dict[str, str], record: Record, result: dict[str, Any]) -> dic
     words = {key: t[key] for key in ("status", "undone", "board_label")}
     words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
     data = {"size": record.size, "moves": shown, "boards": boards, "t": words, "arrows": ARROWS}
+    parts: Any = templates.env.get_template("review_parts.html").module
     return {
-        "review": result,
-        "stepper": stepper,
-        "shown": shown,
+        "summary_html": Markup(parts.summary(t, CLASSES, MARKS, result["accuracy"], result["counts"],
+                                             result["preset"])),
+        "moves_html": Markup(parts.moves(t, shown, MARKS, ARROWS)) if shown else Markup(""),
+        "worst_only": "" if stepper else "1",
         # "</" would end the script element early; JSON allows the escaped slash
         "data_json": json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
-        "chart": _chart(t, [move_accuracy(m["loss"]) for m in moves], moves),
+        "chart": _chart(t, [move_accuracy(m["loss"]) for m in moves], moves) or Markup(""),
     }
 
 
