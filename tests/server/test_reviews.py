@@ -374,7 +374,10 @@ def test_a_daily_game_is_reviewed_only_once_its_day_is_over(qapi: Api, queued_ap
     game_id = issued["id"]
     hidden = qapi.client.get(f"/api/games/{game_id}/review")
     assert hidden.status_code == 404 and "day is over" in hidden.json()["error"]
+    record = qapi.client.get(f"/api/games/{game_id}")  # hidden exactly as the record itself is
+    assert (hidden.status_code, hidden.json()) == (record.status_code, record.json())
     assert qapi.client.get(f"/games/{game_id}/review").status_code == 404
+    assert qapi.client.get(f"/games/{game_id}").status_code == 404
     assert rows(queued_app) == []  # nothing queued: its moves stay secret
     _move_day_back(queued_app, game_id, 1)
     assert qapi.client.get(f"/api/games/{game_id}/review").status_code == 202
