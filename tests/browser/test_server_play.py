@@ -93,6 +93,32 @@ def test_a_game_over_is_finished_and_its_seed_shown(game):
     assert replay(3, seed, state["log"]).board == state["board"]
 
 
+def test_game_over_links_the_review_of_the_finished_ranked_game(game):
+    game.open()
+    game.ranked()
+    game.page.evaluate("window.game2048.newGame({size: 3})")
+    game.ranked()
+    game.page.evaluate("""async () => {
+        const g = window.game2048;
+        for (let i = 0; i < 3000 && !g.state().over; i++) {
+            g.move('left') || g.move('down') || g.move('right') || g.move('up');
+            await g.settled();
+            if (g.state().won && !g.state().keepPlaying) g.keepPlaying();
+        }
+    }""")
+    game_id = game.state()["id"]
+    link = game.page.locator("#over [data-testid=review-link]")
+    link.wait_for(state="visible")  # once the server has kept the finished game
+    assert link.get_attribute("href") == f"/games/{game_id}/review"
+    assert link.inner_text() == "Review this game"
+    game.page.reload()  # the link is saved with the game
+    game.page.wait_for_function("() => window.game2048 !== undefined")
+    assert link.is_visible() and link.get_attribute("href") == f"/games/{game_id}/review"
+    link.click()
+    game.page.wait_for_url(f"**/games/{game_id}/review")
+    assert game.page.locator("h1").inner_text().startswith("Review")
+
+
 def test_a_dropped_connection_is_reopened_and_the_game_goes_on(game):
     answered = {"n": 0}
     sockets = {"opened": 0}

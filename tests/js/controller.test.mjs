@@ -89,7 +89,7 @@ function fakeServer({ up = true } = {}) {
 
 function makeController({ store = new SafeStorage(null), server = fakeServer(), confirm = true, view = quiet, announcer = quiet, deal } = {}) {
   store.set('name', 'Ada');
-  const overlays = { shown: null, show(kind) { this.shown = kind; } };
+  const overlays = { shown: null, options: {}, show(kind, options = {}) { this.shown = kind; this.options = options; } };
   const dialogs = { open: false, confirm: async () => confirm, nickname: async () => 'Ada' };
   const link = (id) => server.link(id);
   const controller = new GameController({
@@ -264,6 +264,63 @@ test('a game over is finished and its seed shown once the server answers', async
   await controller.queue.flush();
   assert.equal(server.finished.at(-1).id, controller.session.id);
   assert.equal(controller.game.seed, server.games.get(controller.session.id).seed);
+});
+
+/** Play to the end of the game, keeping playing past a win. */
+async function playToEnd(controller) {
+  while (!controller.game.over) {
+    if (controller.waitingAtWin) controller.keepPlaying();
+    await playSome(controller, 1);
+  }
+}
+
+test('game over links the review once the server kept the game, and a reload keeps the link', async () => {
+  const { controller, server, overlays, store } = makeController();
+  controller.init();
+  await settle();
+  controller.newGame({ size: 3 });
+  await settle();
+  server.up = false; // the finish waits: no record yet, so no link
+  await playToEnd(controller);
+  assert.equal(overlays.shown, 'over');
+  assert.equal(overlays.options.recordId ?? null, null);
+  server.up = true;
+  await controller.queue.flush();
+  assert.equal(overlays.shown, 'over');
+  assert.equal(overlays.options.recordId, controller.session.id);
+  const again = makeController({ store, server });
+  again.controller.init();
+  assert.equal(again.overlays.shown, 'over');
+  assert.equal(again.overlays.options.recordId, controller.session.id);
+});
+
+test('a practice game over links the review of the record the server kept', async () => {
+  const { controller, server, overlays } = makeController({ server: fakeServer({ up: false }) });
+  controller.init();
+  await settle();
+  controller.newGame({ size: 3, seed: 12 });
+  await playToEnd(controller);
+  server.up = true;
+  await controller.queue.flush();
+  assert.equal(server.records.length, 1);
+  assert.equal(overlays.options.recordId, 'p1');
+});
+
+test('a daily game over has no review link while its day lasts (its record is hidden)', async () => {
+  const server = fakeServer();
+  const finish = server.finish;
+  server.finish = async (id, body) => ({ ...(await finish(id, body)), seed: null });
+  const { controller, overlays } = makeController({ server });
+  controller.init();
+  await settle();
+  controller.newGame({ size: 3, mode: 'daily' });
+  await settle();
+  assert.equal(controller.session.mode, 'daily');
+  await playToEnd(controller);
+  await controller.queue.flush();
+  assert.equal(server.finished.at(-1).id, controller.session.id);
+  assert.equal(overlays.shown, 'over');
+  assert.equal(overlays.options.recordId ?? null, null);
 });
 
 test('without the server a practice game starts anyway, and goes to the records queue when done', async () => {

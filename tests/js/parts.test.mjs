@@ -100,6 +100,15 @@ test('saved data that is broken, foreign, old or tampered is refused', () => {
   for (const data of bad) assert.equal(restore(data, 4, { link }), null, JSON.stringify(data));
 });
 
+test('a saved review link that is not a game id is dropped, and the game kept', () => {
+  const session = newSession(LocalDealer.opening(4, 1));
+  session.submitted = true;
+  for (const [recordId, kept] of [['p_1-A', 'p_1-A'], ['../x', null], [42, null], [undefined, null]]) {
+    const back = restore({ ...serialise(session), recordId }, 4);
+    assert.equal(back.recordId, kept);
+  }
+});
+
 test('best scores keep only sane numbers', () => {
   assert.deepEqual(restoreBest({ 3: 100, 4: -1, 5: 'x', 6: 1.5, 7: 99 }), { 3: 100 });
   assert.deepEqual(restoreBest('junk'), {});

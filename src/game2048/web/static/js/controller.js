@@ -10,7 +10,7 @@
 // never asks which one it holds. While a dealer is busy (a ranked move is on
 // its way to the server), keys wait in order and are played when it answers.
 import { DEFAULT_SIZE, SIZES, randomSeed } from './engine.js';
-import { newSession, restore, restoreBest, serialise } from './saved_game.js';
+import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
 
 export class GameController {
   /**
@@ -359,15 +359,25 @@ export class GameController {
     this.queue.flush();
   }
 
-  /** The queue's report on a sent game; a ranked game's finish reveals its seed. */
+  /**
+   * The queue's report on a sent game; a ranked game's finish reveals its seed. Once the
+   * game on the board is a public record (a practice record, or a finish whose seed is
+   * revealed: not a daily game while its day lasts), the game-over overlay links its review.
+   */
   submitted(entry, answer) {
     if (answer?.verified) {
       const key = answer.ranked ? 'sent' : 'sentUnranked';
       this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
-      if (entry.kind !== 'record' && this.session?.id === entry.id && Number.isSafeInteger(answer.seed)) {
-        this.game.seed = answer.seed;
-        this.#changed();
+      const current = this.session && this.dealer.finishEntry().id === entry.id;
+      const revealed = entry.kind !== 'record' && Number.isSafeInteger(answer.seed);
+      if (current && revealed) this.game.seed = answer.seed;
+      const recordId = entry.kind === 'record' ? answer.id : entry.id;
+      if (current && (revealed || entry.kind === 'record') && isGameId(recordId)) {
+        this.session.recordId = recordId;
+        this.#save();
+        this.#refresh();
       }
+      if (current) this.#changed();
     } else if (answer?.error) {
       this.hud.message(answer.error);
     }
@@ -398,7 +408,7 @@ export class GameController {
     this.hud.undo(game.undosLeft, game.canUndo && !session.submitted);
     this.hud.status(session);
     if (this.waitingAtWin) this.overlays.show('win', { target: game.target });
-    else if (game.over) this.overlays.show('over', { score: game.score });
+    else if (game.over) this.overlays.show('over', { score: game.score, recordId: session.recordId });
     else this.overlays.show(null);
   }
 

@@ -11,8 +11,11 @@ export class Overlays {
     this.over = doc.getElementById('over');
   }
 
-  /** Show which overlay fits the game now: 'win', 'over' or none. */
-  show(kind, { target = 0, score = 0 } = {}) {
+  /**
+   * Show which overlay fits the game now: 'win', 'over' or none. Game over links the
+   * game's review once `recordId` names its public record.
+   */
+  show(kind, { target = 0, score = 0, recordId = null } = {}) {
     const wasHidden = { win: this.win.hidden, over: this.over.hidden };
     const active = this.doc.activeElement;
     const hadFocus = [this.win, this.over].some((o) => !o.hidden && o.contains(active));
@@ -23,12 +26,21 @@ export class Overlays {
       if (wasHidden.win) this.win.querySelector('button').focus();
     } else if (kind === 'over') {
       this.#text('over-text', 'overText', { score });
+      this.#reviewLink(recordId);
       if (wasHidden.over) this.over.querySelector('button').focus();
     }
     // a hidden button cannot keep the focus: without this it would fall to the page
     const now = this.doc.activeElement;
     const lost = !now || now === this.doc.body || [this.win, this.over].some((o) => o.hidden && o.contains(now));
     if (hadFocus && lost) this.home();
+  }
+
+  #reviewLink(recordId) {
+    const link = this.doc.getElementById('over-review');
+    if (!link) return;
+    link.hidden = !recordId;
+    if (recordId) link.setAttribute('href', `/games/${encodeURIComponent(recordId)}/review`);
+    else link.removeAttribute('href');
   }
 
   #text(id, key, vars) {

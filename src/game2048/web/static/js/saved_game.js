@@ -13,12 +13,15 @@ const MODES = ['classic', 'daily'];
 
 /**
  * A session is one game and what the page knows about it: {dealer, mode, id,
- * token, date, keepPlaying, submitted}. id and token are null for a practice
- * game (the page deals its tiles); a ranked game's come from the server.
+ * token, date, keepPlaying, submitted, recordId}. id and token are null for a
+ * practice game (the page deals its tiles); a ranked game's come from the
+ * server. recordId names the finished game's public record once the server
+ * has kept it (null before, and for a daily game while its day lasts).
  */
 export function newSession(dealer, { mode = dealer.mode ?? 'classic', date = dealer.date ?? null } = {}) {
   return {
     dealer, mode, id: dealer.id ?? null, token: dealer.token ?? null, date, keepPlaying: false, submitted: false,
+    recordId: null,
     /** The game on the board, whoever deals it. */
     get game() {
       return this.dealer.game;
@@ -37,10 +40,14 @@ export function serialise(session) {
     date: session.date,
     keepPlaying: session.keepPlaying,
     submitted: session.submitted,
+    recordId: session.recordId,
     served: ranked ? dealer.toJSON() : null,
     practice: ranked ? null : dealer.toJSON(),
   };
 }
+
+/** Whether `v` has the shape of a game id the server gives out (letters, digits, - and _). */
+export const isGameId = (v) => typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v);
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOptionalString = (v) => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 200);
@@ -68,6 +75,8 @@ export function restore(data, size, { link, onDealt } = {}) {
   const session = newSession(dealer, { mode: data.mode, date: data.date });
   session.keepPlaying = data.keepPlaying;
   session.submitted = data.submitted;
+  // a link, not the game: a bad one is dropped and the game kept
+  session.recordId = data.submitted && isGameId(data.recordId) ? data.recordId : null;
   return session;
 }
 
