@@ -126,18 +126,20 @@ def line_chart(
     """
     import pygal
 
+    # one legend entry a row, as in bar_chart: side by side, long names overlap at WIDTH
+    legend_rows = len(series) if len(series) > 1 else 0
     chart = pygal.Line(
         style=_style(),
         js=[],
         disable_xml_declaration=True,
         width=WIDTH,
-        height=340,
+        height=340 + 28 * legend_rows,
         title=title,
         x_title=x_title or None,
         y_title=y_title or None,
         legend_at_bottom=True,
         show_legend=len(series) > 1,
-        legend_at_bottom_columns=min(len(series), 2) or 1,
+        legend_at_bottom_columns=1,
         show_dots=False,
         show_y_guides=True,
         show_minor_x_labels=False,
@@ -147,6 +149,7 @@ def line_chart(
         range=y_range,
         value_formatter=lambda v: f"{v:,.0f}",
         margin=12,
+        margin_bottom=12 + 12 * legend_rows,
     )
     # pygal names a chart by a random uuid: one made from the figures keeps the page's bytes the same
     chart.uuid = hashlib.sha256(repr((title, list(x_labels), list(series))).encode()).hexdigest()[:32]
