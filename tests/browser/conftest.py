@@ -194,3 +194,18 @@ def finished_game(browser: Browser, base_url: str) -> str:
     finally:
         context.close()
     return game_id
+
+
+@pytest.fixture(scope="session")
+def reviewed_game(base_url: str, finished_game: str) -> str:
+    """The id of ``finished_game`` once the server has made its review (for /games/{id}/review)."""
+    import json
+
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{base_url}/api/games/{finished_game}/review", timeout=30) as r:
+            if r.status == 200:
+                json.loads(r.read())
+                return finished_game
+        time.sleep(0.5)
+    raise RuntimeError(f"the review of game {finished_game} was not made within 300 s")

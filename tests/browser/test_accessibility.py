@@ -1,5 +1,6 @@
 """axe-core on every page, light and dark, in Latin, Hebrew and Thai script (and
-Russian), with the game's win banner and game-over overlay up: no serious or
+Russian; a game's review page with its chart and board), with the game's win banner and game-over
+overlay up: no serious or
 critical violation (WCAG 2.1 AA and axe's best practices).
 
 axe-core comes from node_modules (``npm ci``, which ``scripts/test.sh`` runs);
@@ -16,7 +17,8 @@ import pytest
 pytestmark = pytest.mark.browser
 
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-PAGES = ["/", "/leaderboard", "/games/{id}", "/rules", "/strategy", "/boards", "/solver"]
+PAGES = ["/", "/leaderboard", "/games/{id}", "/games/{id}/review", "/rules", "/strategy", "/boards",
+         "/solver"]
 #: Latin, Hebrew and Thai script on every page; Russian (Cyrillic, long words) where the layout is tightest.
 CASES = [(path, lang) for path in PAGES for lang in ("en", "he", "th")] + [("/", "ru"), ("/rules", "ru")]
 #: A move left makes 2048 (the win banner); a full board without a pair (game over).
@@ -58,8 +60,10 @@ def themed(request, browser):
 
 
 @pytest.mark.parametrize(("path", "lang"), CASES)
-def test_no_serious_violations_on_any_page(themed, base_url, finished_game, axe_source, path, lang):
+def test_no_serious_violations_on_any_page(themed, base_url, finished_game, axe_source, path, lang, request):
     page = themed
+    if path.endswith("/review"):
+        request.getfixturevalue("reviewed_game")  # the review itself, not the page that waits for it
     page.goto(f"{base_url}{path.format(id=finished_game)}?lang={lang}")
     page.wait_for_load_state("load")
     assert serious_violations(page, axe_source) == []

@@ -4,6 +4,7 @@ and the policy is really enforced (an injected inline script does not run)."""
 from __future__ import annotations
 
 import json
+import time
 import urllib.request
 from collections.abc import Iterator
 
@@ -67,8 +68,21 @@ PAGES = ["/", "/leaderboard", "/leaderboard?mode=daily&date=0001-01-01", "/rules
          "/solver", "/docs", "/rules?lang=he"]
 
 
-@pytest.mark.parametrize("path", [*PAGES, "GAME"])
+def _reviewed(base_url: str, game_id: str, seconds: float = 300) -> str:
+    """``game_id`` once the server has made its review."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with urllib.request.urlopen(f"{base_url}/api/games/{game_id}/review", timeout=30) as r:
+            if r.status == 200:
+                return game_id
+        time.sleep(0.5)
+    raise AssertionError(f"no review within {seconds} s")
+
+
+@pytest.mark.parametrize("path", [*PAGES, "GAME", "REVIEW"])
 def test_a_page_works_under_the_policy(page, base_url, finished_game, path):
+    if path == "REVIEW":
+        path = f"/games/{_reviewed(base_url, finished_game)}/review"
     path = f"/games/{finished_game}" if path == "GAME" else path
     response = page.goto(base_url + path, wait_until="networkidle")
     assert response.status == 200
@@ -76,9 +90,10 @@ def test_a_page_works_under_the_policy(page, base_url, finished_game, path):
     if path == "/docs":
         page.wait_for_selector(".opblock", timeout=15000)  # Swagger UI drew the operations
     if path.startswith("/games/"):
-        assert page.title().startswith("Game") and "<" in page.title()  # the name's text, not tags
-        assert "<bdi>" not in page.title()
-        page.wait_for_function("() => document.querySelectorAll('#replay-board .grid .cell').length === 9")
+        assert page.title().startswith("Review" if path.endswith("/review") else "Game")
+        assert "<" in page.title() and "<bdi>" not in page.title()  # the name's text, not tags
+        board = "[data-testid=board]" if path.endswith("/review") else "#replay-board"
+        page.wait_for_function(f"() => document.querySelectorAll('{board} .grid .cell').length === 9")
     assert page.evaluate("window.__violations") == []
     assert page.errors == []
 
@@ -93,6 +108,22 @@ def test_the_replay_buttons_work_from_the_static_script(page, base_url):
     assert status.inner_text().startswith("move 0 of 6")
     page.locator('[data-step="forward"]').click()
     assert status.inner_text().startswith("move 1 of 6")
+    assert page.errors == []
+
+
+def test_the_review_page_steps_from_its_static_script(page, base_url):
+    """The review page's data is a JSON block and its script a module file: both work under the
+    policy, while the review is made (the page asks again, then reloads itself) and after."""
+    game_id = _dealt_game(base_url, "review")
+    page.goto(f"{base_url}/games/{game_id}/review", wait_until="networkidle")
+    page.wait_for_selector("[data-testid=accuracy]", timeout=300_000)
+    status = page.locator("[data-testid=review-status]")
+    page.wait_for_function("() => document.getElementById('review-status').textContent.length > 0")
+    assert status.inner_text().startswith("Move 1 (1 of ")
+    page.locator('[data-step="forward"]').click()
+    assert status.inner_text().startswith("Move 2 (2 of ")
+    assert page.locator("figure.chart svg").count() == 1
+    assert page.evaluate("window.__violations") == []
     assert page.errors == []
 
 

@@ -84,7 +84,8 @@ def test_focus_is_visible(game):
 
 SIDEWAYS = {"viewport": {"width": 839, "height": 412}, "has_touch": True, "is_mobile": True}
 NARROW = {"viewport": {"width": 360, "height": 740}}
-CONTENT_PAGES = ["/leaderboard", "/games/{id}", "/rules", "/strategy", "/boards", "/solver"]
+CONTENT_PAGES = ["/leaderboard", "/games/{id}", "/games/{id}/review", "/rules", "/strategy", "/boards",
+                 "/solver"]
 
 
 def _rect(locator) -> dict:
@@ -111,9 +112,10 @@ def test_a_phone_held_sideways_shows_the_whole_board_beside_the_controls(game, l
 
 @pytest.mark.parametrize("game", [NARROW], indirect=True)
 @pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
-def test_no_page_is_wider_than_a_360_pixel_screen(game, finished_game, lang):
+def test_no_page_is_wider_than_a_360_pixel_screen(game, reviewed_game, lang):
+    # reviewed_game is finished_game once its review is made: the review page shows it, not the wait
     for path in ["/", *CONTENT_PAGES]:
-        game.page.goto(f"{game.base_url}{path.format(id=finished_game)}?lang={lang}")
+        game.page.goto(f"{game.base_url}{path.format(id=reviewed_game)}?lang={lang}")
         width = game.page.evaluate("document.scrollingElement.scrollWidth")
         assert width <= 360, (path, width)
 
@@ -149,8 +151,10 @@ def test_the_leaderboard_shows_rank_player_score_and_replay_first(game, finished
 
 
 @pytest.mark.parametrize("game", [NARROW], indirect=True)
-@pytest.mark.parametrize("path", ["/strategy", "/boards", "/solver"])
-def test_chart_text_is_at_least_11_pixels_on_a_phone(game, path):
+@pytest.mark.parametrize("path", ["/strategy", "/boards", "/solver", "/games/{id}/review"])
+def test_chart_text_is_at_least_11_pixels_on_a_phone(game, path, request):
+    if "{id}" in path:
+        path = path.format(id=request.getfixturevalue("reviewed_game"))
     game.page.goto(f"{game.base_url}{path}")
     sizes = game.page.evaluate("""() => [...document.querySelectorAll('figure.chart svg text')]
         .filter(t => t.textContent.trim() && t.getBBox().width > 0)
