@@ -207,10 +207,21 @@ def test_a_worker_stopping_puts_its_review_back(qapi: Api, queued_app):  # type:
     qapi.client.get(f"/api/games/{issued['id']}/review")
     with queued_app.state.sessions() as s:
         assert reviews.claim(s, "w") is not None
+        assert reviews.report(s, issued["id"], "w", 3)
         assert reviews.release(s, issued["id"], "w")
         (row,) = s.query(ReviewRow).all()
         s.refresh(row)
-        assert (row.status, row.attempts, row.worker) == ("queued", 0, None)
+        # whoever claims it next starts from the first move: no progress is shown meanwhile
+        assert (row.status, row.attempts, row.worker, row.done) == ("queued", 0, None, 0)
+
+
+def test_a_review_process_drops_its_piece_when_the_server_stops(monkeypatch):
+    game = play(4, 3, 30)
+    stopping = threading.Event()
+    monkeypatch.setattr(reviews, "_stopping", stopping)
+    assert reviews.grade_piece(4, 3, game.log, "fast", 0, 30) == review(4, 3, game.log, "fast")["moves"]
+    stopping.set()
+    assert reviews.grade_piece(4, 3, game.log, "fast", 0, 30) is None
 
 
 def test_long_games_are_reviewed_with_the_fast_preset(settings):  # type: ignore[no-untyped-def]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import socket
 import threading
 import uuid
@@ -165,8 +166,9 @@ def fail(session: Session, game_id: str, worker: str, error: str, now: datetime 
 
 
 def release(session: Session, game_id: str, worker: str) -> bool:
-    """Put a review back in the queue (this process is stopping); another will start it again."""
-    return _set(session, game_id, worker, status="queued", worker=None, heartbeat_at=None,
+    """Put a review back in the queue (this process is stopping); another will start it again,
+    from the first move, so its progress goes back to 0."""
+    return _set(session, game_id, worker, status="queued", worker=None, heartbeat_at=None, done=0,
                 attempts=ReviewRow.attempts - 1)
 
 
@@ -214,16 +216,33 @@ def pieces(log: str) -> list[tuple[int, int]]:
     return [(i, min(i + step, len(log))) for i in range(0, len(log), step)] or [(0, 0)]
 
 
+#: In a review process: set when the server that owns it is stopping (``ReviewQueue.stop``).
+_stopping: Any = None
+
+
 def grade_piece(size: int, seed: int, log: str, preset: str, start: int, stop: int,
-                start_board: list[list[int]] | None = None) -> list[dict[str, Any]]:
-    """The review entries of ``log[start:stop]`` (run in a review process)."""
+                start_board: list[list[int]] | None = None) -> list[dict[str, Any]] | None:
+    """The review entries of ``log[start:stop]`` (run in a review process); None if the server
+    stops meanwhile (it looks after every move, so a stop waits for one search, not a piece)."""
     from ..solver.review import grade_moves
 
-    return list(grade_moves(size, seed, log, preset, start=start, stop=stop, start_board=start_board))
+    entries = []
+    for entry in grade_moves(size, seed, log, preset, start=start, stop=stop, start_board=start_board):
+        if _stopping is not None and _stopping.is_set():
+            return None
+        entries.append(entry)
+    return entries
 
 
-def _review_process_start(nice: int) -> None:
-    """A review process yields the CPU to the server's own processes, and loads the solver once."""
+def _review_process_start(nice: int, stopping: Any = None) -> None:
+    """A review process yields the CPU to the server's own processes, and loads the solver once.
+
+    It ignores SIGINT: a Ctrl-C in a terminal reaches every process of the group, and the
+    server that owns the pool stops it (``stopping``, an Event) after its current move.
+    """
+    global _stopping
+    _stopping = stopping
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice and hasattr(os, "nice"):
         os.nice(nice)
     from ..solver import warm_up
@@ -249,14 +268,17 @@ class ReviewQueue:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stopping = threading.Event()
+        self._pool_stopping: Any = None  # the review processes' own stop signal, with the pool
         self._threads: list[threading.Thread] = []
 
     def _process_pool(self) -> Executor:
         import multiprocessing
 
+        context = multiprocessing.get_context("spawn")
+        self._pool_stopping = context.Event()
         return ProcessPoolExecutor(
-            max_workers=self.settings.workers, mp_context=multiprocessing.get_context("spawn"),
-            initializer=_review_process_start, initargs=(self.settings.nice,),
+            max_workers=self.settings.workers, mp_context=context,
+            initializer=_review_process_start, initargs=(self.settings.nice, self._pool_stopping),
         )
 
     def _pool(self) -> Executor:
@@ -275,15 +297,22 @@ class ReviewQueue:
         self._wake.set()
 
     def stop(self) -> None:
-        """Stop after the piece each worker is grading; unfinished reviews go back to the queue."""
+        """Stop within a move: the review processes drop the piece they grade, the reviews being
+        made go back to the queue (whoever claims one next grades it from the start), and the
+        pool shuts down."""
         self._stopping.set()
         self._wake.set()
+        if self._pool_stopping is not None:
+            self._pool_stopping.set()
         for t in self._threads:
             t.join(timeout=60)
         with self._lock:
             if self._executor is not None:
                 self._executor.shutdown(wait=True, cancel_futures=True)
                 self._executor = None
+            # dropped now, its named semaphores are released now: a worker process does not
+            # release them when it exits, and the resource tracker would warn that they leaked
+            self._pool_stopping = None
 
     def _run(self) -> None:
         while not self._stopping.is_set():
@@ -309,13 +338,14 @@ class ReviewQueue:
         moves: list[dict[str, Any]] = []
         try:
             for start, stop in pieces(job.log):
-                if self._stopping.is_set():
+                piece = None if self._stopping.is_set() else self._pool().submit(
+                    grade_piece, job.size, job.seed, job.log, job.preset, start, stop, job.start_board
+                ).result()
+                if piece is None:  # stopping: another process, or this server started again, makes it
                     with self.sessions() as s:
                         release(s, job.game_id, self.worker)
                     return
-                moves += self._pool().submit(
-                    grade_piece, job.size, job.seed, job.log, job.preset, start, stop, job.start_board
-                ).result()
+                moves += piece
                 with self.sessions() as s:
                     if not report(s, job.game_id, self.worker, len(moves)):
                         return  # taken back as stale and given to another process
@@ -339,3 +369,4 @@ class ReviewQueue:
 
         with self.sessions() as s:
             finish(s, job.game_id, self.worker, summarise(job.size, job.seed, job.preset, moves))
+
