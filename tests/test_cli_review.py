@@ -86,6 +86,22 @@ def test_a_perfect_game_says_so():
     assert result.exit_code == 0 and "0 moves reviewed" in result.stdout
 
 
+def test_a_record_that_began_from_a_position_is_reviewed_from_it():
+    """A practice record as GET /api/games/{id} serves it: its start is the board it began from."""
+    board = [[2, 4, 8, 16], [0, 0, 2, 0], [0, 0, 0, 0], [0, 4, 0, 0]]
+    game = Game.from_board(board, score=40, seed=5)
+    for _ in range(12):
+        game.move(game.legal_moves()[-1])
+    rec = {"size": 4, "seed": 5, "log": game.log, "start": {"board": board, "score": 40}}
+    assert review_json(rec) == review(4, 5, game.log, start_board=board)
+    report = runner.invoke(app, ["review", "-"], input=json.dumps(rec))
+    assert report.exit_code == 0, report.output
+    assert f"accuracy: {review_json(rec)['accuracy']:.1f}" in report.stdout
+    # from an opening the same log is not a game: the start is what made it one
+    opening = runner.invoke(app, ["review", "-"], input=json.dumps({**rec, "start": None}))
+    assert opening.exit_code == 1 and opening.stderr.startswith("error: bad record")
+
+
 def test_bad_records_fail_with_one_error_line(tmp_path):
     cases = [
         "{",
@@ -95,6 +111,9 @@ def test_bad_records_fail_with_one_error_line(tmp_path):
         json.dumps({"size": 9, "seed": 1, "log": ""}),
         json.dumps({"size": "4", "seed": 1, "log": "L"}),
         json.dumps({"size": 4, "seed": -1, "log": "L"}),
+        json.dumps({"size": 4, "seed": 1, "log": "L", "start": [[2]]}),
+        json.dumps({"size": 4, "seed": 1, "log": "L", "start": {"board": [[2, 2], [0, 0]]}}),
+        json.dumps({"size": 4, "seed": 1, "log": "L", "start": {"board": [[3, 0, 0, 0]] * 4}}),
     ]
     for text in cases:
         result = runner.invoke(app, ["review", "-", "--json"], input=text)

@@ -17,8 +17,10 @@ def _fail(message: str) -> None:
     raise typer.Exit(code=1)
 
 
-def read_record(file: str) -> tuple[int, int, str]:
-    """``(size, seed, log)`` from a JSON record file, or ``-`` for standard input; exits on a bad one."""
+def read_record(file: str) -> tuple[int, int, str, list[list[int]] | None]:
+    """``(size, seed, log, start)`` from a JSON record file, or ``-`` for standard input; exits on a
+    bad one. ``start`` is the board a practice game began from (the record's ``start.board``, as
+    ``GET /api/games/{id}`` serves it), None for an opening."""
     try:
         text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
     except OSError as exc:
@@ -34,7 +36,14 @@ def read_record(file: str) -> tuple[int, int, str]:
     size, seed, log = record["size"], record["seed"], record["log"]
     if type(size) is not int or type(seed) is not int or not isinstance(log, str):
         _fail("size and seed must be integers and log a string")
-    return size, seed, log
+    start = record.get("start")
+    if start is None:
+        return size, seed, log, None
+    board = start.get("board") if isinstance(start, dict) else None
+    if not (isinstance(board, list) and all(isinstance(row, list) for row in board)
+            and all(type(v) is int for row in board for v in row)):
+        _fail('start must be null or {"board": rows of tile values, 0 for empty, "score": integer}')
+    return size, seed, log, board
 
 
 def draw(board: list[list[int]]) -> list[str]:
@@ -68,12 +77,13 @@ def summary_lines(result: dict[str, Any], boards: dict[int, list[list[int]]]) ->
     return lines
 
 
-def boards_before(size: int, seed: int, log: str, wanted: set[int]) -> dict[int, list[list[int]]]:
-    """The board before the letters at 1-based positions ``wanted`` of ``log``."""
+def boards_before(size: int, seed: int, log: str, wanted: set[int],
+                  start: list[list[int]] | None = None) -> dict[int, list[list[int]]]:
+    """The board before the letters at 1-based positions ``wanted`` of ``log`` (played from ``start``)."""
     from ..game import Game
     from ..rules import DIRECTION_OF_LETTER
 
-    game = Game(size, seed)
+    game = Game(size, seed) if start is None else Game.from_board(start, seed=seed)
     out: dict[int, list[list[int]]] = {}
     for i, letter in enumerate(log, start=1):
         if i in wanted:
@@ -86,7 +96,8 @@ def boards_before(size: int, seed: int, log: str, wanted: set[int]) -> dict[int,
 
 
 def review(
-    file: Annotated[str, typer.Argument(help="JSON record {size, seed, log}; '-' reads standard input.")],
+    file: Annotated[str, typer.Argument(
+        help="JSON record {size, seed, log[, start]}; '-' reads standard input.")],
     preset: Annotated[str, typer.Option(help="The solver preset that grades the moves.")] = "normal",
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the review as one JSON object instead of a report.")
@@ -102,7 +113,7 @@ def review(
 
     if preset not in PRESETS:
         raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
-    size, seed, log = read_record(file)
+    size, seed, log, start = read_record(file)
     err = Console(stderr=True)
     total = graded_count(log)
     show = err.is_terminal and total > PROGRESS_FROM
@@ -111,7 +122,7 @@ def review(
     with Progress(*columns, console=err, transient=True, disable=not show) as progress:
         bar = progress.add_task("moves", total=total)
         try:
-            result = run_review(size, seed, log, preset,
+            result = run_review(size, seed, log, preset, start_board=start,
                                 progress=lambda done, _total: progress.update(bar, completed=done))
         except ValueError as exc:
             progress.stop()
@@ -119,6 +130,6 @@ def review(
     if as_json:
         typer.echo(json.dumps(result))
         return
-    boards = boards_before(size, seed, log, {m["n"] for m in worst(result["moves"])})
+    boards = boards_before(size, seed, log, {m["n"] for m in worst(result["moves"])}, start)
     for line in summary_lines(result, boards):
         typer.echo(line)
