@@ -9,8 +9,15 @@ is finished and replaced. Prints the rate, the latency quantiles and the
 server's CPU time per move; never fails on timing. The load generator runs on
 the same machine, so it takes its share of the cores.
 
+By default every game sends its next move as soon as the last is answered, so
+the rate is the most the server gives and the latency includes the queue that
+makes. ``--rate R`` offers R moves a second instead, spread evenly over the
+games; a move's latency is then counted from the moment it was due, not from
+when it was sent, so a server (or client) that falls behind cannot hide it.
+
     .venv/bin/python bench/moves.py --workers 2                      # SQLite
     .venv/bin/python bench/moves.py --workers 2 --db postgresql://postgres@127.0.0.1:5432/bench
+    .venv/bin/python bench/moves.py --workers 2 --rate 2000          # latency at 2,000 moves/s offered
 """
 
 from __future__ import annotations
@@ -42,6 +49,29 @@ def next_move(board: list[list[int]], turn: int) -> str | None:
     return None
 
 
+class Pacer:
+    """When a player's next move is due: every ``interval`` seconds from a staggered start, or at once."""
+
+    def __init__(self, interval: float | None, offset: float) -> None:
+        self.interval = interval
+        self.due = time.perf_counter() + offset
+
+    async def wait(self) -> float:
+        """Sleep until the next move is due; return the time it was due (now, when unpaced)."""
+        if self.interval is None:
+            return time.perf_counter()
+        due = self.due
+        self.due += self.interval
+        delay = due - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        return due
+
+    def restart(self) -> None:
+        """A new game is open: its first move is due now (setting up a game is not a move's latency)."""
+        self.due = max(self.due, time.perf_counter())
+
+
 class Tally:
     def __init__(self) -> None:
         self.latencies: list[float] = []
@@ -70,10 +100,11 @@ async def new_game(conn: Connection, size: int) -> dict:
     return json.loads(body)
 
 
-async def http_player(host: str, port: int, size: int, until: float, tally: Tally) -> None:
+async def http_player(host: str, port: int, size: int, until: float, tally: Tally, pacer: Pacer) -> None:
     conn = await Connection.open(host, port)
     game = await new_game(conn, size)
     board, at, turn = game["board"], 0, 0
+    pacer.restart()
     while time.perf_counter() < until:
         letter = next_move(board, turn)
         turn += 1
@@ -83,8 +114,9 @@ async def http_player(host: str, port: int, size: int, until: float, tally: Tall
             tally.games += 1
             game = await new_game(conn, size)
             board, at = game["board"], 0
+            pacer.restart()
             continue
-        t0 = time.perf_counter()
+        t0 = await pacer.wait()
         status, body = await conn.request("POST", f"/api/games/{game['id']}/moves",
                                           {"token": game["token"], "at": at, "moves": letter})
         tally.latencies.append(time.perf_counter() - t0)
@@ -96,7 +128,7 @@ async def http_player(host: str, port: int, size: int, until: float, tally: Tall
     conn.close()
 
 
-async def ws_player(host: str, port: int, size: int, until: float, tally: Tally) -> None:
+async def ws_player(host: str, port: int, size: int, until: float, tally: Tally, pacer: Pacer) -> None:
     from websockets.asyncio.client import connect
 
     while time.perf_counter() < until:
@@ -105,6 +137,7 @@ async def ws_player(host: str, port: int, size: int, until: float, tally: Tally)
         conn.close()
         board, at, turn = game["board"], 0, 0
         async with connect(f"ws://{host}:{port}/api/games/{game['id']}/play", compression=None) as ws:
+            pacer.restart()
             while time.perf_counter() < until:
                 letter = next_move(board, turn)
                 turn += 1
@@ -113,7 +146,7 @@ async def ws_player(host: str, port: int, size: int, until: float, tally: Tally)
                     await ws.recv()
                     tally.games += 1
                     break
-                t0 = time.perf_counter()
+                t0 = await pacer.wait()
                 await ws.send(json.dumps({"op": "moves", "token": game["token"], "at": at, "moves": letter}))
                 answer = json.loads(await ws.recv())
                 tally.latencies.append(time.perf_counter() - t0)
@@ -131,17 +164,20 @@ async def phase(name: str, player, url: str, pid: int | None, args: argparse.Nam
     client0 = time.process_time()
     started = time.perf_counter()
     until = started + args.seconds
-    await asyncio.gather(*(player(host, port, args.size, until, tally) for _ in range(args.games)))
+    interval = args.games / args.rate if args.rate else None
+    pacers = [Pacer(interval, (interval or 0) * k / args.games) for k in range(args.games)]
+    await asyncio.gather(*(player(host, port, args.size, until, tally, pacer) for pacer in pacers))
     elapsed = time.perf_counter() - started
     cpu = server_cpu_seconds(pid) - cpu0 if pid and cpu0 is not None else None
     tally.report(name, elapsed, cpu, time.process_time() - client0)
 
 
 async def main_async(args: argparse.Namespace, url: str, pid: int | None) -> None:
+    offered = f", {args.rate:g}/s offered" if args.rate else ""
     if "ws" in args.phases:
-        await phase(f"WebSocket, {args.games} games", ws_player, url, pid, args)
+        await phase(f"WebSocket, {args.games} games{offered}", ws_player, url, pid, args)
     if "http" in args.phases:
-        await phase(f"HTTP, {args.games} games", http_player, url, pid, args)
+        await phase(f"HTTP, {args.games} games{offered}", http_player, url, pid, args)
 
 
 def main() -> None:
@@ -153,6 +189,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=32, help="games played at once")
     parser.add_argument("--seconds", type=float, default=10.0, help="length of each phase")
     parser.add_argument("--size", type=int, default=4)
+    parser.add_argument("--rate", type=float,
+                        help="moves a second offered, spread over the games (default: as fast as answered)")
     parser.add_argument("--phases", default="ws,http", help="ws, http or both")
     parser.add_argument("--redis", help="REDIS_URL for the started server: games in play kept in Redis")
     args = parser.parse_args()
