@@ -17,7 +17,7 @@ from game2048.cli import app
 from game2048.rules import DIRECTIONS, SIZES, slide
 from game2048.solver import PRESETS, analyse, best_move, play_game
 from game2048.solver import expectimax as ex
-from game2048.solver.search import Setting, search_values
+from game2048.solver.search import PRESET_SETTINGS, Setting, search_values
 
 
 def legal(board: list[list[int]]) -> set[str]:
@@ -190,3 +190,32 @@ def test_until_stops_a_game_at_the_tile_it_names() -> None:
     assert result.exit_code == 0, result.output
     assert max(map(int, json.loads(result.stdout)["reached"])) == 128
     assert runner.invoke(app, ["solve", "--games", "1", "--until", "100"]).exit_code != 0
+
+
+@pytest.mark.parametrize(("size", "preset"), [(4, "fast"), (4, "normal"), (5, "fast"), (6, "fast")])
+def test_a_crowded_board_is_searched_one_level_deeper(size: int, preset: str) -> None:
+    setting = PRESET_SETTINGS[preset][size]
+    roomy = setting.depth_for(distinct=6, empty=setting.crowded + 1)
+    assert setting.depth_for(distinct=6, empty=setting.crowded) == roomy + 1
+
+
+def _heuristic(board: list[list[int]]) -> float:
+    exps = [[v.bit_length() - 1 if v else 0 for v in row] for row in board]
+    lines = exps + [list(col) for col in zip(*exps, strict=True)]
+    return sum(ex.line_heuristic(np.array(line)) for line in lines)
+
+
+def test_depth_one_scores_the_position_after_move_spawn_move() -> None:
+    board = [[2, 4, 8], [0, 2, 0], [4, 0, 16]]
+    _, scores = analyse(board, depth=1)
+    for direction, value in scores.items():
+        after = slide(board, direction)[0]
+        free = [(r, c) for r in range(3) for c in range(3) if not after[r][c]]
+        expected = 0.0
+        for r, c in free:
+            for tile, p in ((2, 0.9), (4, 0.1)):
+                spawned = [row[:] for row in after]
+                spawned[r][c] = tile
+                replies = [slide(spawned, d)[0] for d in DIRECTIONS]
+                expected += p * max((_heuristic(b) for b in replies if b != spawned), default=0.0)
+        assert value == pytest.approx(expected / len(free) + 1e-6, rel=1e-12)

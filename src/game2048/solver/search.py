@@ -1,7 +1,7 @@
 """Choosing a move: settings, presets, time limits, and the public ``analyse``.
 
 A search ``Setting`` fixes how deep the expectimax looks (in spawns: depth 2
-means move, spawn, move, spawn, then the heuristic), how the depth grows with
+means move, spawn, move, spawn, move, then the heuristic), how the depth grows with
 the position, the probability cut-off and a node budget. The search deepens
 one level at a time up to its depth and keeps the deepest level it finished
 within the budget. Nodes are counted, not timed, so the same position and
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
 class Setting:
     """How hard to search.
 
-    Depth counts spawns: depth 2 reads move, spawn, move, spawn, then scores
-    the position. The depth for a position is ``distinct tiles - depth_offset``
+    Depth counts spawns: depth 2 reads move, spawn, move, spawn, move, then
+    scores the position. The depth for a position is ``distinct tiles - depth_offset``
     clamped to ``[min_depth, max_depth]`` (nneonneo/2048-ai's rule is offset
     2, minimum 3): the more kinds of tile on the board, the more it needs
     reading. With ``crowded`` empty cells or fewer it searches one level
@@ -52,8 +52,8 @@ class Setting:
 
     def depth_for(self, distinct: int, empty: int = 16) -> int:
         """The depth searched on a board with ``distinct`` kinds of tile and ``empty`` empty cells."""
-        depth = distinct - self.depth_offset + (1 if empty <= self.crowded else 0)
-        return max(self.min_depth, min(self.max_depth, depth))
+        depth = max(self.min_depth, min(self.max_depth, distinct - self.depth_offset))
+        return min(self.max_depth, depth + 1) if empty <= self.crowded else depth
 
 
 #: Preset name -> board size -> setting, chosen from this project's bench runs
