@@ -16,13 +16,15 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
 from ..rules import DIRECTIONS, Direction, check_size, exponent
+from . import workers
 from .heuristic import HEURISTICS, Heuristic
+from .workers import cores
 
 if TYPE_CHECKING:
     import numpy as np
@@ -40,7 +42,9 @@ class Setting:
     deeper (still at most ``max_depth``): a crowded board is where games are
     lost, and with few empty cells a level costs little. A chance node
     reached with probability below ``cut`` is scored without looking
-    further. ``nodes`` caps the chance nodes one move may expand (None: no cap).
+    further. ``nodes`` caps the chance nodes one move may expand (None: no
+    cap). ``threads`` is how many threads a 3x3 or 4x4 search is spread over
+    by default (None: one per core); the result does not depend on it.
     """
 
     min_depth: int
@@ -49,6 +53,7 @@ class Setting:
     cut: float = 1e-4
     nodes: int | None = None
     crowded: int = -1
+    threads: int | None = 1
 
     def depth_for(self, distinct: int, empty: int = 16) -> int:
         """The depth searched on a board with ``distinct`` kinds of tile and ``empty`` empty cells."""
@@ -92,7 +97,7 @@ _TABLE_BITS = 20
 
 
 class _Workspace:
-    """The per-process transposition table and search state, one search at a time."""
+    """The cell layout's transposition table and search state (one search at a time: ``_lock``)."""
 
     def __init__(self) -> None:
         import numpy as np
@@ -103,7 +108,6 @@ class _Workspace:
         self.meta = np.zeros(size, dtype=np.int64)
         self.state = np.zeros(5, dtype=np.int64)
         self.generation = 0
-        self.lock = threading.Lock()
 
 
 @cache
@@ -148,61 +152,105 @@ def search_values(
     depth: int | None = None,
     nodes: int | None = None,
     deadline: float | None = None,
+    threads: int | None = None,
 ) -> tuple[list[float], int]:
     """Values of the four directions (-inf if illegal) and the depth they come from.
 
-    Deepens from 1 to ``depth`` (default: the setting's depth for the
-    position); stops at the node budget ``nodes`` (default: the setting's),
-    or, checked between depths only, at the wall-clock ``deadline``.
+    ``depth`` defaults to the setting's depth for the position, the node
+    budget ``nodes`` (chance nodes) to the setting's. Without a ``deadline``
+    the search runs once, at that depth; only if that would pass the budget
+    does it deepen from depth 1 again, within a second budget, and keep the
+    deepest level that fitted. With a ``deadline`` (a time limit) it deepens
+    from 1 within the budget and also starts no new level once the wall
+    clock passes the deadline. ``threads`` (default: the setting's; None there means
+    every core) spreads a 3x3 or 4x4 search over threads without changing it.
     """
-    import numpy as np
-
-    from . import expectimax as ex
-
     n = len(exps)
     flat = [e for row in exps for e in row]
     if depth is None:
         depth = setting.depth_for(len({e for e in flat if e}), flat.count(0))
     budget = nodes if nodes is not None else setting.nodes
-    budget = (1 << 62) if budget is None else max(1, budget)
-    ws = _workspace()
-    use_bits = _fits_bitboard(exps)
-    if use_bits:
-        moves, heur, empties = ex.bits_tables(n, heuristic_for(n))
-        packed = np.uint64(sum(e << (4 * i) for i, e in enumerate(flat)))
+    budget = _UNLIMITED if budget is None else max(1, budget)
+    wanted = threads if threads is not None else setting.threads
+    workers = cores() if wanted is None else max(1, wanted)
+    if _fits_bitboard(exps):
+        search = _bitboard_search(flat, n, setting.cut, workers)
     else:
-        w = _weights(n)
-        cells = np.array(flat, dtype=np.uint8)
-    best: list[float] = [-math.inf] * 4
-    reached = 0
-    with ws.lock:
+        search = _cells_search(flat, n, setting.cut)
+    with _lock:
+        top = depth
+        if deadline is None:
+            # one search at the depth asked for, if it fits the budget
+            values, _ = search(depth, budget)
+            if values is not None or depth == 0:
+                return values, depth  # type: ignore[return-value]
+            top = depth - 1  # it did not: deepen from 1 with a second budget, as with a time limit
+        best: list[float] | None = None
+        reached = 0
+        for d in range(1, top + 1):
+            values, spent = search(d, budget)
+            budget -= spent
+            if values is None:
+                break
+            best, reached = values, d
+            if budget <= 0 or (deadline is not None and time.perf_counter() >= deadline):
+                break
+        if best is None:  # not even depth 1 fitted: the one-move heuristic
+            best, _ = search(0, _UNLIMITED)
+        assert best is not None
+        return best, reached
+
+
+_UNLIMITED = 1 << 62
+_lock = threading.Lock()
+
+#: A search at one depth: (depth, node budget) -> (direction values or None if over budget, nodes).
+_Search = Callable[[int, int], tuple[list[float] | None, int]]
+
+
+def _bitboard_search(flat: list[int], n: int, cut: float, threads: int) -> _Search:
+    heuristic = heuristic_for(n)
+    board = sum(e << (4 * i) for i, e in enumerate(flat))
+    after = [workers.move(board, d, n, heuristic) for d in range(4)]
+    legal = [d for d in range(4) if after[d] != board]
+
+    def search(depth: int, budget: int) -> tuple[list[float] | None, int]:
+        out = [-math.inf] * 4
+        if depth == 0:
+            for d in legal:
+                out[d] = workers.evaluate(after[d], n, heuristic) + 1e-6
+            return out, 0
+        values, spent = workers.chance_values(
+            [after[d] for d in legal], depth, n, heuristic, cut, budget, threads
+        )
+        if values is None:
+            return None, spent
+        for d, v in zip(legal, values, strict=True):
+            out[d] = v + 1e-6
+        return out, spent
+
+    return search
+
+
+def _cells_search(flat: list[int], n: int, cut: float) -> _Search:
+    import numpy as np
+
+    from . import expectimax as ex
+
+    ws = _workspace()
+    w = _weights(n)
+    cells = np.array(flat, dtype=np.uint8)
+
+    def search(depth: int, budget: int) -> tuple[list[float] | None, int]:
         st = ws.state
-        st[0], st[1], st[3], st[4] = 0, budget, 0, _TABLE_BITS
-        for d in range(min(1, depth), depth + 1):
-            ws.generation += 1
-            st[2] = ws.generation
-            if use_bits:
-                out = ex.bits_search(
-                    packed, d, n, moves, heur, empties, ws.keys, ws.vals, ws.meta, st, setting.cut
-                )
-            else:
-                out = ex.cells_search(cells, d, n, w, ws.keys, ws.vals, ws.meta, st, setting.cut)
-            if st[3]:
-                break
-            best, reached = [float(v) for v in out], d
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        if reached == 0 and st[3]:
-            # Not even depth 1 fitted: fall back on the one-ply heuristic.
-            st[0], st[1], st[3] = 0, 1 << 62, 0
-            if use_bits:
-                out = ex.bits_search(
-                    packed, 0, n, moves, heur, empties, ws.keys, ws.vals, ws.meta, st, setting.cut
-                )
-            else:
-                out = ex.cells_search(cells, 0, n, w, ws.keys, ws.vals, ws.meta, st, setting.cut)
-            best = [float(v) for v in out]
-    return best, reached
+        st[0], st[1], st[2], st[3], st[4] = 0, budget, ws.generation, 0, _TABLE_BITS
+        out = ex.cells_search(cells, depth, n, w, ws.keys, ws.vals, ws.meta, st, cut)
+        ws.generation = int(st[2])
+        if st[3]:
+            return None, int(st[0])
+        return [float(v) for v in out], int(st[0])
+
+    return search
 
 
 @cache
@@ -223,6 +271,7 @@ def analyse(
     preset: str = "fast",
     time_limit: float | None = None,
     depth: int | None = None,
+    threads: int | None = None,
 ) -> tuple[Direction | None, dict[str, float]]:
     """The best direction for ``board`` and a value for every legal direction.
 
@@ -236,14 +285,19 @@ def analyse(
     the calibrated rate ``NODES_PER_SECOND`` (so the answer is deterministic),
     and the search also stops deepening once the wall clock passes the limit
     (which only matters on a machine slower than the calibration). ``depth``
-    forces a fixed depth in spawns (0 = one-move greedy). ValueError for a
-    malformed board or an unknown preset.
+    forces a fixed depth in spawns (0 = one-move greedy). ``threads`` spreads
+    a 3x3 or 4x4 search over that many threads (default: the preset's; the
+    ``strong`` preset uses every core): the answer is the same for any
+    number of threads. ValueError for a malformed board, an unknown preset
+    or fewer than one thread.
 
     >>> analyse([[0, 0, 0], [0, 0, 0], [2, 4, 8]])[0] is not None
     True
     """
     exps = _exponents(board)
     setting = setting_for(len(exps), preset)
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+        raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
     nodes = None
     deadline = None
     if time_limit is not None:
@@ -254,7 +308,7 @@ def analyse(
         if setting.nodes is not None:
             nodes = min(nodes, setting.nodes)
         deadline = time.perf_counter() + time_limit
-    values, _ = search_values(exps, setting, depth=depth, nodes=nodes, deadline=deadline)
+    values, _ = search_values(exps, setting, depth=depth, nodes=nodes, deadline=deadline, threads=threads)
     scores = {DIRECTIONS[d]: v for d, v in enumerate(values) if v > -math.inf}
     if not scores:
         return None, {}
@@ -273,6 +327,8 @@ def warm_up() -> None:
     analyse([[2, 2, 0, 0, 0], [0] * 5, [0] * 5, [0] * 5, [0] * 5], depth=1)
 
 
-def best_move(board: Sequence[Sequence[int]], *, preset: str = "fast") -> Direction | None:
+def best_move(
+    board: Sequence[Sequence[int]], *, preset: str = "fast", threads: int | None = None
+) -> Direction | None:
     """The direction ``analyse`` picks with ``preset``, or None when no move is legal."""
-    return analyse(board, preset=preset)[0]
+    return analyse(board, preset=preset, threads=threads)[0]
