@@ -37,6 +37,10 @@ def solve(
         ),
     ] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Processes to play on.")] = 1,
+    threads: Annotated[
+        int | None,
+        typer.Option(min=1, help="Threads per search (default: the preset's; strong uses every core)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a report.")] = (
         False
     ),
@@ -61,7 +65,13 @@ def solve(
     if until is not None and until & (until - 1):
         raise typer.BadParameter("must be a power of two", param_hint="--until")
     play = partial(
-        play_result, preset=preset, depth=depth, time_limit=time_limit, max_moves=max_moves, until=until
+        play_result,
+        preset=preset,
+        depth=depth,
+        time_limit=time_limit,
+        max_moves=max_moves,
+        until=until,
+        threads=threads,
     )
     seeds = range(seed, seed + games)
     results: list[GameResult] = []

@@ -62,8 +62,10 @@ class Setting:
 
 
 #: Preset name -> board size -> setting, chosen from this project's bench runs
-#: (docs/solver.md): ``fast`` about a millisecond a move or less, ``strong``
-#: within about 200 ms a move on 4x4 on one core.
+#: (docs/solver.md): ``fast`` about a millisecond a move or less; ``strong``
+#: on 4x4 is nneonneo/2048-ai's search exactly (its depth rule and cut-off,
+#: a table per first move), on every core, with a node cap that only the
+#: rarest positions reach.
 PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
     "fast": {
         3: Setting(3, 3),
@@ -78,8 +80,8 @@ PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
         6: Setting(2, 2, cut=1e-3),
     },
     "strong": {
-        3: Setting(8, 8, cut=1e-7),
-        4: Setting(3, 8, depth_offset=2, nodes=60_000),
+        3: Setting(8, 8, cut=1e-7, threads=None),
+        4: Setting(3, 20, depth_offset=2, nodes=4_000_000, threads=None),
         5: Setting(2, 3, depth_offset=8, cut=1e-3, nodes=60_000, crowded=3),
         6: Setting(2, 3, depth_offset=10, cut=1e-3, nodes=60_000, crowded=3),
     },

@@ -8,9 +8,10 @@ never on what ran before it or beside it: the same position and setting give
 the same values whatever the number of threads and however they are
 scheduled.
 
-Threads, not processes: the compiled search releases the GIL, so a task runs
-on a thread of a process-wide pool (``ThreadPoolExecutor``, created on first
-use, one per thread count asked for, never more threads than cores). numba's
+Threads, not processes: the compiled search releases the GIL, so the
+calling thread and helpers from a process-wide pool (``ThreadPoolExecutor``,
+made on first use, one per thread count asked for, never more threads than
+cores in all) take the tasks in turn. numba's
 own threading layer (``parallel=True``, ``prange``) is not used: its default
 layer may not be entered by two Python threads at once, and a server calls
 the solver from its request threads. Searches take a process-wide lock
@@ -77,8 +78,8 @@ def space() -> Space:
 
 
 @cache
-def _pool(threads: int) -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=threads, thread_name_prefix=f"solver{threads}")
+def _pool(helpers: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=helpers, thread_name_prefix="solver")
 
 
 def chance_values(
@@ -114,15 +115,25 @@ def chance_values(
         value = bb.chance_value(board, 1.0, depth, n, slide, heur, tags, vals, state, progress, cut, work)
         return float(value)
 
-    threads = min(threads, cores(), count)
-    if threads <= 1:
-        values = []
-        for j in range(count):
-            values.append(task(j))
+    values = [0.0] * count
+    order = iter(range(count))
+
+    def drain() -> None:
+        # takes the next task until none is left (next() on a range iterator holds the GIL)
+        for j in order:
+            values[j] = task(j)
             if states[j, bb.ABORTED]:
                 break
+
+    helpers = min(threads, cores(), count) - 1
+    if helpers <= 0:
+        drain()
     else:
-        values = list(_pool(threads).map(task, range(count)))
+        # the calling thread works too, beside helpers from the pool
+        running = [_pool(helpers).submit(drain) for _ in range(helpers)]
+        drain()
+        for future in running:
+            future.result()
     nodes = int(states[:, bb.NODES].sum())
     if states[:, bb.ABORTED].any() or nodes > budget:
         return None, nodes
