@@ -15,9 +15,8 @@ from typer.testing import CliRunner
 from game2048 import Game, replay
 from game2048.cli import app
 from game2048.rules import DIRECTIONS, SIZES, slide
-from game2048.solver import PRESETS, analyse, best_move, play_game
+from game2048.solver import PRESETS, analyse, best_move, play_game, workers
 from game2048.solver import expectimax as ex
-from game2048.solver import workers
 from game2048.solver.search import PRESET_SETTINGS, Setting, search_values
 
 
@@ -252,3 +251,15 @@ def test_threads_must_be_a_positive_whole_number() -> None:
     for bad in (0, -1, 1.5, True):
         with pytest.raises(ValueError):
             analyse(board, threads=bad)  # type: ignore[arg-type]
+
+
+def test_searches_share_a_pool_of_at_most_one_thread_per_core() -> None:
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    board = [[2, 4, 8, 16], [0, 2, 0, 64], [0, 0, 4, 128], [2, 0, 0, 256]]
+    with ThreadPoolExecutor(max_workers=8) as callers:  # like a server's request threads
+        answers = list(callers.map(lambda _: analyse(board, preset="strong", threads=64), range(16)))
+    assert len(set(map(str, answers))) == 1
+    helpers = [t for t in threading.enumerate() if t.name.startswith("solver")]
+    assert len(helpers) <= workers.cores() - 1

@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, types
+from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -350,24 +350,31 @@ def _leaf_node(
     return res / num_open
 
 
-@intrinsic
-def _prefetch(typingctx, arr, index):  # type: ignore[no-untyped-def]
-    """Start loading ``arr[index, 0]`` into the CPU's caches (LLVM's prefetch; no effect on results)."""
-    sig = types.void(arr, index)
+if config.DISABLE_JIT:  # run as plain Python (bench/solver_speed.py --python): nothing to prefetch
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        arr_t = signature.args[0]
-        ary = context.make_array(arr_t)(context, builder, args[0])
-        zero = context.get_constant(types.intp, 0)
-        ptr = cgutils.get_item_pointer(context, builder, arr_t, ary, [args[1], zero])
-        i32 = ir.IntType(32)
-        fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
-        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
-        # a read, to keep in every cache level, of data
-        builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-        return context.get_dummy_value()
+    def _prefetch(arr: np.ndarray, index: int) -> None:
+        """Start loading ``arr[index, 0]`` into the CPU's caches (no effect on results)."""
 
-    return sig, codegen
+else:
+
+    @intrinsic
+    def _prefetch(typingctx, arr, index):  # type: ignore[no-untyped-def]
+        """Start loading ``arr[index, 0]`` into the CPU's caches (LLVM's prefetch; no effect on results)."""
+        sig = types.void(arr, index)
+
+        def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+            arr_t = signature.args[0]
+            ary = context.make_array(arr_t)(context, builder, args[0])
+            zero = context.get_constant(types.intp, 0)
+            ptr = cgutils.get_item_pointer(context, builder, arr_t, ary, [args[1], zero])
+            i32 = ir.IntType(32)
+            fnty = ir.FunctionType(ir.VoidType(), [ptr.type, i32, i32, i32])
+            fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+            # a read, to keep in every cache level, of data
+            builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+
+        return sig, codegen
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")

@@ -155,6 +155,7 @@ def search_values(
     nodes: int | None = None,
     deadline: float | None = None,
     threads: int | None = None,
+    stats: dict[str, int] | None = None,
 ) -> tuple[list[float], int]:
     """Values of the four directions (-inf if illegal) and the depth they come from.
 
@@ -166,6 +167,7 @@ def search_values(
     from 1 within the budget and also starts no new level once the wall
     clock passes the deadline. ``threads`` (default: the setting's; None there means
     every core) spreads a 3x3 or 4x4 search over threads without changing it.
+    ``stats``, if given, gets ``nodes``: the chance nodes expanded in all.
     """
     n = len(exps)
     flat = [e for row in exps for e in row]
@@ -179,27 +181,39 @@ def search_values(
         search = _bitboard_search(flat, n, setting.cut, workers)
     else:
         search = _cells_search(flat, n, setting.cut)
+    spent = 0
+
+    def run(d: int, allowed: int) -> list[float] | None:
+        nonlocal spent
+        values, used = search(d, allowed)
+        spent += used
+        return values
+
     with _lock:
         top = depth
-        if deadline is None:
-            # one search at the depth asked for, if it fits the budget
-            values, _ = search(depth, budget)
-            if values is not None or depth == 0:
-                return values, depth  # type: ignore[return-value]
-            top = depth - 1  # it did not: deepen from 1 with a second budget, as with a time limit
         best: list[float] | None = None
         reached = 0
-        for d in range(1, top + 1):
-            values, spent = search(d, budget)
-            budget -= spent
-            if values is None:
-                break
-            best, reached = values, d
-            if budget <= 0 or (deadline is not None and time.perf_counter() >= deadline):
-                break
+        if deadline is None:
+            # one search at the depth asked for, if it fits the budget
+            best = run(depth, budget)
+            reached = depth
+            top = depth - 1  # if it did not: deepen from 1 with a second budget, as with a time limit
+        if best is None:
+            left = budget
+            for d in range(1, top + 1):
+                before = spent
+                values = run(d, left)
+                left -= spent - before
+                if values is None:
+                    break
+                best, reached = values, d
+                if left <= 0 or (deadline is not None and time.perf_counter() >= deadline):
+                    break
         if best is None:  # not even depth 1 fitted: the one-move heuristic
-            best, _ = search(0, _UNLIMITED)
+            best, reached = run(0, _UNLIMITED), 0
         assert best is not None
+        if stats is not None:
+            stats["nodes"] = spent
         return best, reached
 
 

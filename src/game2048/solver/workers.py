@@ -9,9 +9,9 @@ the same values whatever the number of threads and however they are
 scheduled.
 
 Threads, not processes: the compiled search releases the GIL, so the
-calling thread and helpers from a process-wide pool (``ThreadPoolExecutor``,
-made on first use, one per thread count asked for, never more threads than
-cores in all) take the tasks in turn. numba's
+calling thread and helpers from one process-wide pool (``ThreadPoolExecutor``
+of one thread fewer than the cores, made on first use) take the tasks in
+turn. numba's
 own threading layer (``parallel=True``, ``prange``) is not used: its default
 layer may not be entered by two Python threads at once, and a server calls
 the solver from its request threads. Searches take a process-wide lock
@@ -78,8 +78,9 @@ def space() -> Space:
 
 
 @cache
-def _pool(helpers: int) -> ThreadPoolExecutor:
-    return ThreadPoolExecutor(max_workers=helpers, thread_name_prefix="solver")
+def _pool() -> ThreadPoolExecutor:
+    """The helper threads: one fewer than the cores (the calling thread works too)."""
+    return ThreadPoolExecutor(max_workers=max(1, cores() - 1), thread_name_prefix="solver")
 
 
 def chance_values(
@@ -130,7 +131,7 @@ def chance_values(
         drain()
     else:
         # the calling thread works too, beside helpers from the pool
-        running = [_pool(helpers).submit(drain) for _ in range(helpers)]
+        running = [_pool().submit(drain) for _ in range(helpers)]
         drain()
         for future in running:
             future.result()
