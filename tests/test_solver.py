@@ -101,6 +101,9 @@ def test_bad_input_is_a_value_error() -> None:
     for limit in (0, -1.0, math.inf, math.nan):
         with pytest.raises(ValueError):
             analyse([[2, 0, 0], [0, 0, 0], [0, 0, 0]], time_limit=limit)
+    for depth in (-1, 31, 2.5, True):
+        with pytest.raises(ValueError, match="depth"):
+            analyse([[2, 0, 0], [0, 0, 0], [0, 0, 0]], depth=depth)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])

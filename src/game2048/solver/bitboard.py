@@ -58,7 +58,8 @@ STATE_SIZE = 6
 #: search's total every 1,024 chance nodes.
 _REPORT_MASK = 1023
 
-#: Depths are kept in 5 bits of a table entry; the work space holds this many levels.
+#: Depths are kept in 5 bits of a table entry; the work space holds this many levels
+#: (``search.MAX_DEPTH``, checked where a depth comes in).
 MAX_DEPTH = 30
 
 

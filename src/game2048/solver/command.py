@@ -21,7 +21,9 @@ def solve(
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 10,
     seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
     preset: Annotated[str, typer.Option(help="fast, normal or strong.")] = "fast",
-    depth: Annotated[int | None, typer.Option(min=0, help="Search this many spawns deep instead.")] = None,
+    depth: Annotated[
+        int | None, typer.Option(min=0, max=30, help="Search this many spawns deep instead.")
+    ] = None,
     time_limit: Annotated[
         float | None, typer.Option(min=0.0001, help="Seconds of search per move at most.")
     ] = None,

@@ -22,9 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..rules import DIRECTIONS, Direction, check_size, exponent
-from . import workers
 from .heuristic import HEURISTICS, Heuristic
-from .workers import cores
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,6 +94,9 @@ PRESETS: tuple[str, ...] = tuple(PRESET_SETTINGS)
 NODES_PER_SECOND: dict[str, float] = {"bitboard": 250_000.0, "general": 30_000.0}
 
 _TABLE_BITS = 20
+
+#: The deepest search there is room for (the bitboard table keeps depths in 5 bits).
+MAX_DEPTH = 30
 
 
 class _Workspace:
@@ -176,9 +177,10 @@ def search_values(
     budget = nodes if nodes is not None else setting.nodes
     budget = _UNLIMITED if budget is None else max(1, budget)
     wanted = threads if threads is not None else setting.threads
-    workers = cores() if wanted is None else max(1, wanted)
     if _fits_bitboard(exps):
-        search = _bitboard_search(flat, n, setting.cut, workers)
+        from .workers import cores
+
+        search = _bitboard_search(flat, n, setting.cut, cores() if wanted is None else max(1, wanted))
     else:
         search = _cells_search(flat, n, setting.cut)
     spent = 0
@@ -225,6 +227,8 @@ _Search = Callable[[int, int], tuple[list[float] | None, int]]
 
 
 def _bitboard_search(flat: list[int], n: int, cut: float, threads: int) -> _Search:
+    from . import workers
+
     heuristic = heuristic_for(n)
     board = sum(e << (4 * i) for i, e in enumerate(flat))
     after = [workers.move(board, d, n, heuristic) for d in range(4)]
@@ -281,6 +285,10 @@ def heuristic_for(size: int) -> Heuristic:
     return HEURISTICS[size]
 
 
+def _whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def analyse(
     board: Sequence[Sequence[int]],
     *,
@@ -301,7 +309,7 @@ def analyse(
     the calibrated rate ``NODES_PER_SECOND`` (so the answer is deterministic),
     and the search also stops deepening once the wall clock passes the limit
     (which only matters on a machine slower than the calibration). ``depth``
-    forces a fixed depth in spawns (0 = one-move greedy). ``threads`` spreads
+    forces a fixed depth in spawns (0 = one-move greedy; at most ``MAX_DEPTH``). ``threads`` spreads
     a 3x3 or 4x4 search over that many threads (default: the preset's; the
     ``strong`` preset uses every core): the answer is the same for any
     number of threads. ValueError for a malformed board, an unknown preset
@@ -312,7 +320,9 @@ def analyse(
     """
     exps = _exponents(board)
     setting = setting_for(len(exps), preset)
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+    if depth is not None and not _whole(depth, 0, MAX_DEPTH):
+        raise ValueError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
+    if threads is not None and not _whole(threads, 1, 1 << 16):
         raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
     nodes = None
     deadline = None

@@ -18,8 +18,10 @@ the solver from its request threads. Searches take a process-wide lock
 (``search.py``), so a process never runs more solver threads than cores,
 however many requests come in.
 
->>> space().generation >= 0
-True
+>>> from game2048.solver.heuristic import NNEONNEO
+>>> values, nodes = chance_values([0x1_0002], 2, 4, NNEONNEO, 1e-4, 10**6)
+>>> len(values), nodes > 0
+(1, True)
 """
 
 from __future__ import annotations
@@ -67,14 +69,25 @@ class Space:
 
 
 _local = threading.local()
+_caller_lock = threading.Lock()
 
 
 def space() -> Space:
-    """This thread's table and work space (made on first use)."""
+    """This helper thread's table and work space (made on first use)."""
     found: Space | None = getattr(_local, "space", None)
     if found is None:
         found = _local.space = Space()
     return found
+
+
+@cache
+def _caller_space() -> Space:
+    """The table of whichever thread calls ``chance_values`` (one at a time: ``_caller_lock``).
+
+    One for all callers, not one per calling thread: a server calls from many
+    request threads, and each would otherwise keep a table of its own.
+    """
+    return Space()
 
 
 @cache
@@ -107,8 +120,7 @@ def chance_values(
     states[:, bb.SLOT] = np.arange(count)
     progress = np.zeros(max(1, count), dtype=np.int64)
 
-    def task(j: int) -> float:
-        mine = space()
+    def task(j: int, mine: Space) -> float:
         state = states[j]
         state[bb.GENERATION] = mine.next_generation()
         board = np.uint64(boards[j])
@@ -119,20 +131,17 @@ def chance_values(
     values = [0.0] * count
     order = iter(range(count))
 
-    def drain() -> None:
+    def drain(mine: Space) -> None:
         # takes the next task until none is left (next() on a range iterator holds the GIL)
         for j in order:
-            values[j] = task(j)
+            values[j] = task(j, mine)
             if states[j, bb.ABORTED]:
                 break
 
     helpers = min(threads, cores(), count) - 1
-    if helpers <= 0:
-        drain()
-    else:
-        # the calling thread works too, beside helpers from the pool
-        running = [_pool().submit(drain) for _ in range(helpers)]
-        drain()
+    with _caller_lock:
+        running = [_pool().submit(lambda: drain(space())) for _ in range(helpers)]
+        drain(_caller_space())  # the calling thread works too
         for future in running:
             future.result()
     nodes = int(states[:, bb.NODES].sum())
