@@ -1,14 +1,17 @@
-"""Load the server: leaderboard reads/s and verified finishes/s, with p50/p99 latency.
+"""Load the server: leaderboard reads/s and verified records/s, with p50/p99 latency.
 
 Starts ``game2048 serve`` on a loopback port with a fresh SQLite file (or
-``--db URL``, or uses ``--url`` of a running server), prepares games of
-exactly 1,000 moves (today's daily game: one seed, one record, finished
-once per game id), then runs two phases of a fixed number of requests over
-keep-alive connections. Besides wall-clock rates it reports the server's own
-CPU time per request, which says what a core can do even on a busy machine.
-Prints figures; never fails on timing.
+``--db URL``, or uses ``--url`` of a running server), prepares a record of
+exactly 1,000 moves, then runs two phases of a fixed number of requests over
+keep-alive connections: the record sent again and again to ``POST
+/api/records`` (each one a full replay and a row committed to disk, the same
+work a ranked game's finish does with the server's own log), then
+leaderboard reads. Besides wall-clock rates it reports the server's own CPU
+time per request, which says what a core can do even on a busy machine.
+Prints figures; never fails on timing. Ranked play (moves over the WebSocket
+and HTTP) has its own bench, ``bench/moves.py``.
 
-    .venv/bin/python bench/load.py                  # 3000 reads, 300 finishes, 1 worker
+    .venv/bin/python bench/load.py                  # 3000 reads, 300 records, 1 worker
     .venv/bin/python bench/load.py --workers 2
     .venv/bin/python bench/load.py --workers 2 --db postgresql://user@127.0.0.1:5432/game2048
 """
@@ -49,11 +52,15 @@ def start_server(db: str, workers: int, cache: bool) -> tuple[subprocess.Popen[b
         env["GAME2048_LEADERBOARD_TTL"] = "0"
     cmd = [sys.executable, "-c", "from game2048.cli import app; app()", "serve", "--host", "127.0.0.1",
            "--port", str(port), "--db", db, "--workers", str(workers)]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a file, not a pipe: the server logs a line per request, and a pipe nobody reads fills up
+    # and stops the server
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - open as long as the server runs
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=errors)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise SystemExit(f"server exited: {proc.stderr.read().decode()[-2000:]}")  # type: ignore[union-attr]
+            errors.seek(0)
+            raise SystemExit(f"server exited: {errors.read().decode()[-2000:]}")
         try:
             status, _ = asyncio.run(_once("127.0.0.1", port, "GET", "/api/leaderboard"))
             if status == 200:
@@ -168,35 +175,21 @@ async def run_phase(name: str, url: str, pid: int | None, count: int, concurrenc
 
 
 async def main_async(args: argparse.Namespace, url: str, pid: int | None) -> None:
-    parts = urlsplit(url)
-    conn = await Connection.open(parts.hostname or "127.0.0.1", parts.port or 80)
-    print(f"preparing {args.finishes} games of exactly {MOVES} moves on {args.size}x{args.size} ...",
-          flush=True)
-    # daily games share one seed, so one long game serves every finish
-    games: list[tuple[dict, Game]] = []
-    played: dict[int, Game] = {}
-    while len(games) < args.finishes:
-        _, body = await conn.request("POST", "/api/games", {"size": args.size, "mode": "daily"})
-        issued = json.loads(body)
-        if issued["seed"] not in played:
-            played[issued["seed"]] = long_game(args.size, issued["seed"])
-        game = played[issued["seed"]]
-        if game.moves < MOVES:
-            raise SystemExit(f"the bench player ended after {game.moves} moves on today's seed")
-        games.append((issued, game))
-    conn.close()
+    print(f"preparing a record of exactly {MOVES} moves on {args.size}x{args.size} ...", flush=True)
+    game = long_game(args.size, args.seed)
+    if game.moves < MOVES:
+        raise SystemExit(f"the bench player ended after {game.moves} moves on seed {args.seed}")
+    record = {"size": args.size, "seed": args.seed, "log": game.log, "score": game.score}
 
     async def finish(c: Connection, i: int) -> bool:
-        issued, g = games[i]
-        body = {"token": issued["token"], "log": g.log, "score": g.score, "name": f"bench {i % 97}"}
-        status, answer = await c.request("POST", f"/api/games/{issued['id']}/finish", body)
-        return status == 200 and json.loads(answer)["verified"]
+        status, answer = await c.request("POST", "/api/records", {**record, "name": f"bench {i % 97}"})
+        return status == 201 and json.loads(answer)["verified"]
 
     async def read(c: Connection, i: int) -> bool:
-        status, _ = await c.request("GET", f"/api/leaderboard?size={args.size}&mode=daily&limit=20")
+        status, _ = await c.request("GET", f"/api/leaderboard?size={args.size}&limit=20")
         return status == 200
 
-    await run_phase("verified finishes", url, pid, args.finishes, args.concurrency, finish)
+    await run_phase("verified records", url, pid, args.finishes, args.concurrency, finish)
     await run_phase("leaderboard reads", url, pid, args.reads, args.concurrency, read)
 
 
@@ -208,9 +201,10 @@ def main() -> None:
     parser.add_argument("--db", help="database URL for the started server (default: a fresh SQLite file)")
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers of the started server")
     parser.add_argument("--reads", type=int, default=3000)
-    parser.add_argument("--finishes", type=int, default=300)
+    parser.add_argument("--finishes", type=int, default=300, help="records sent (each one replayed)")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--size", type=int, default=4, help="board size of the bench games")
+    parser.add_argument("--seed", type=int, default=2048, help="seed of the bench record")
     parser.add_argument("--uncached", action="store_true",
                         help="turn off the started server's one-second leaderboard cache")
     args = parser.parse_args()

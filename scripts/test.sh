@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the tests need, then run them all: lint, JS units, Python
-# (engine, server, solver, pages, and the browser suite in headless Chromium).
+# (engine, server, solver, pages, the browser suite in headless Chromium, and the
+# terminal game in tmux).
 #
 #   ./scripts/test.sh            # from a fresh clone; safe to run again
 #   ./scripts/test.sh -k replay  # extra arguments go to pytest
@@ -14,13 +15,23 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[test]'
 
-# Browser tests drive Debian's Chromium (never a downloaded browser build).
-if ! command -v chromium >/dev/null 2>&1; then
+# The browser tests inject axe-core (the accessibility checker) from node_modules.
+if [ -f package-lock.json ] && command -v npm >/dev/null 2>&1; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# Debian packages some tests need (never a downloaded browser build): installed
+# when missing and we are root; otherwise the tests that need them say why they skip.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)      # browser tests
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)              # the terminal game in tmux
+{ command -v nginx || [ -x /usr/sbin/nginx ]; } >/dev/null 2>&1 || missing+=(nginx)  # slow clients behind nginx
+if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "installing chromium (Debian package) for the browser tests"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    echo "installing Debian packages for the tests: ${missing[*]}"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "note: chromium is not installed and cannot be installed here; browser tests will skip"
+    echo "note: ${missing[*]} missing and cannot be installed here; the tests that need them will skip"
   fi
 fi
 

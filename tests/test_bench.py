@@ -31,3 +31,8 @@ def test_solver_strength_prints_a_row_and_until_stops_the_games() -> None:
 def test_engine_bench_measures_every_size() -> None:
     lines = run("engine.py", "--games", "1").splitlines()
     assert [line.split()[0] for line in lines[1:]] == ["3x3", "4x4", "5x5", "6x6"]
+
+
+def test_env_bench_prints_both_rates_and_their_ratio():
+    out = run("env_speed.py", "--boards", "8", "--steps", "20", "--single-steps", "50", "--rounds", "1")
+    assert [line.split(":")[0] for line in out.splitlines()[1:]] == ["vector env", "single env", "ratio"]

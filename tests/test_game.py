@@ -5,7 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game2048 import Game, slide
+from game2048.engine import tables
 from game2048.rules import DIRECTIONS
+from game2048.spawn import game_key
 
 
 def test_illegal_move_changes_nothing_and_is_not_recorded():
@@ -111,7 +113,7 @@ def test_from_board_rejects_bad_positions(bad):
 moves = st.text(alphabet="UDLR", max_size=200)
 
 
-@settings(max_examples=60)
+@settings(max_examples=60, deadline=None)  # a 6x6 example is slow on a loaded machine
 @given(st.sampled_from([3, 4, 5, 6]), st.integers(0, 2**53 - 1), moves)
 def test_engine_agrees_with_the_plain_rules(n, seed, letters):
     game = Game(n, seed)
@@ -130,3 +132,45 @@ def test_engine_agrees_with_the_plain_rules(n, seed, letters):
         else:
             assert game.board == before
         assert game.over == (not any(slide(game.board, x)[0] != game.board for x in DIRECTIONS))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([3, 4, 5, 6]), st.integers(0, 2**53 - 1), st.text("UDLRZ", max_size=120),
+       st.sets(st.integers(0, 120)))
+def test_a_game_resumed_from_snapshots_deals_what_replay_deals(n, seed, letters, pauses):
+    """Snapshots carry no log and at most 3 undo positions, yet the game goes on exactly."""
+    import json
+
+    from game2048 import replay
+
+    game = Game(n, seed)
+    for i, letter in enumerate(letters):
+        if i in pauses:  # through JSON, as the server keeps it
+            game = Game.resume(json.loads(json.dumps(game.snapshot())), game.log)
+        game.undo() if letter == "Z" else game.move(letter)
+    again = replay(n, seed, game.log)
+    assert (game.board, game.score, game.moves, game.undos_left, game.won, game.over) == (
+        again.board, again.score, again.moves, again.undos_left, again.won, again.over)
+    assert len(game.snapshot()["undo"]) == min(game.undos_left, game.moves)
+
+
+def test_a_snapshot_that_is_not_one_is_refused():
+    snap = Game(4, 1).snapshot()
+    for bad in ({**snap, "undo": [[snap["board"], 0]]}, {**snap, "size": 5}, {"board": snap["board"]},
+                {**snap, "undos_left": 7}):
+        with pytest.raises(ValueError):
+            Game.resume(bad)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 17), min_size=16, max_size=16),
+    st.integers(0, 3),
+    st.integers(0, 2**20),
+    st.integers(0, 2**53 - 1),
+)
+def test_the_written_out_4x4_step_is_the_general_step(cells, d, index, seed):
+    t = tables(4)
+    board = t.pack([cells[r * 4 : (r + 1) * 4] for r in range(4)])
+    key = game_key(seed)
+    assert t._stepper4(d)(board, index, key) == t._stepper(d)(board, index, key)

@@ -10,6 +10,7 @@ True
 from .game import Game
 from .record import RecordError, replay
 from .rules import DIRECTIONS, MAX_UNDOS, SIZES, TARGETS, max_tile_for, slide, slide_row
+from .svg import svg  # the function; the module stays importable as game2048.svg's contents
 
 __all__ = [
     "DIRECTIONS",
@@ -22,5 +23,6 @@ __all__ = [
     "replay",
     "slide",
     "slide_row",
+    "svg",
 ]
 __version__ = "0.1.0"

@@ -61,7 +61,8 @@ def replay(
 
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
-# (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py)
+# (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py,
+# play: terminal/command.py)
 
 from .server.command import serve  # noqa: E402
 
@@ -74,3 +75,7 @@ app.command()(simulate)
 from .solver.command import solve  # noqa: E402
 
 app.command()(solve)
+
+from .terminal.command import play  # noqa: E402
+
+app.command()(play)

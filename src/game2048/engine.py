@@ -1,11 +1,18 @@
 """Fast boards: a whole board packed into one Python int, moved by table lookups.
 
 Cell (r, c) of an n x n board holds an exponent (0 = empty) in ``bits`` bits
-at offset ``(r * n + c) * bits``. Each move reads one row (or, after a
-transpose, one column) at a time and looks its result up in a memo filled from
-``rules.slide_exponents``, so the rules stay stated once. 5 bits a cell hold
-every exponent a 3x3, 4x4 or 5x5 board can reach (up to 26); 6x6 needs 6 bits
-(up to 37).
+at offset ``(r * n + c) * bits``. A move reads each line where it lies: a row
+is ``(board >> r * row_bits) & row_mask``, a column is ``(board >> c * bits) &
+col_mask`` (its cells spread one row apart), and looks the result up in a memo
+filled from ``rules.slide_exponents``, so the rules stay stated once. 5 bits a
+cell hold every exponent a 3x3, 4x4 or 5x5 board can reach (up to 26); 6x6
+needs 6 bits (up to 37).
+
+A move's look-ups also give the empty cells of each moved line, as bits of
+an *empty mask* (bit ``r * n + c`` for cell (r, c)); a second memo turns the
+mask into the cells' bit offsets in row-major order, which is where the spawn
+(``spawn.draw``) picks its cell. A move and its spawn cost ``n + 1`` look-ups
+and one draw.
 
 This module is private to the package: the public API is ``Game`` and
 ``replay``, which speak tile values and lists.
@@ -18,7 +25,7 @@ from functools import cache
 from typing import Any
 
 from .rules import check_size, slide_exponents
-from .spawn import spawn_choice
+from .spawn import draw
 
 #: Entries one memo may hold before it starts afresh. 4x4 boards have fewer
 #: distinct rows than this; 5x5 and 6x6 have far more, and a long-lived server
@@ -50,7 +57,7 @@ class _Memo:
 
 
 class Tables:
-    """Row memos and bit layout for one board size."""
+    """Line memos and bit layout for one board size."""
 
     def __init__(self, n: int) -> None:
         self.n = n
@@ -58,27 +65,30 @@ class Tables:
         self.cell_mask = (1 << bits) - 1
         self.row_bits = n * bits
         self.row_mask = (1 << self.row_bits) - 1
+        #: where row r starts, and where column c starts
         self.shifts = tuple(r * self.row_bits for r in range(n))
         self.col_shifts = tuple(c * bits for c in range(n))
-        # row -> (moved row, points), toward column 0 and toward column n-1
-        self.left = _Memo(self._left)
-        self.right = _Memo(self._right)
-        # row -> (moved row spread into a column, points): moves on a transposed board
-        self.left_t = _Memo(lambda row: self._spread_result(self.left.get(row)))
-        self.right_t = _Memo(lambda row: self._spread_result(self.right.get(row)))
-        # row -> the row's cells placed down column 0 (for transposing)
-        self.spread = _Memo(self._spread)
-        # row -> column indices of its empty cells
-        self.empties = _Memo(lambda row: tuple(c for c, e in enumerate(self.unpack_row(row)) if not e))
+        self.col_mask = sum(self.cell_mask << s for s in self.shifts)
+        # line -> (moved line, points, empty mask of the moved line), one memo
+        # per direction: up and down read columns, left and right read rows
+        row_cells, col_cells = self.col_shifts, self.shifts
+        self.lines = (
+            _Memo(self._line_move(col_cells, n, False)),
+            _Memo(self._line_move(col_cells, n, True)),
+            _Memo(self._line_move(row_cells, 1, False)),
+            _Memo(self._line_move(row_cells, 1, True)),
+        )
+        # row -> its empty cells as bits 0..n-1 of an empty mask
+        self.row_empty = _Memo(lambda row: sum(1 << c for c, e in enumerate(self.unpack_row(row)) if not e))
+        # empty mask -> bit offsets of the empty cells, in row-major order
+        self.free = _Memo(lambda mask: tuple(i * bits for i in range(n * n) if mask >> i & 1))
         # row -> largest exponent in it
         self.row_max = _Memo(lambda row: max(self.unpack_row(row)))
-        #: one function per direction (up, down, left, right): board -> (board, points)
-        self.movers = (
-            self._column_mover(self.left_t),
-            self._column_mover(self.right_t),
-            self._row_mover(self.left),
-            self._row_mover(self.right),
-        )
+        #: per direction (up, down, left, right): board -> (board, points), no spawn
+        self.movers = tuple(self._mover(d) for d in range(4))
+        #: per direction: (board, spawn index, game key) -> (board with its spawn, points),
+        #: or None when the move does not change the board
+        self.steps = tuple((self._stepper4 if n == 4 else self._stepper)(d) for d in range(4))
 
     def unpack_row(self, row: int) -> tuple[int, ...]:
         m = self.cell_mask
@@ -90,22 +100,34 @@ class Tables:
             out |= e << s
         return out
 
-    def _left(self, row: int) -> tuple[int, int]:
-        moved, points = slide_exponents(self.unpack_row(row))
-        return self.pack_row(moved), points
+    def _line_move(
+        self, offsets: tuple[int, ...], mask_step: int, toward_end: bool
+    ) -> Callable[[int], tuple[int, int, int]]:
+        """The memo function for lines whose cells sit at ``offsets`` (bit offsets in the line)."""
+        m = self.cell_mask
 
-    def _right(self, row: int) -> tuple[int, int]:
-        moved, points = slide_exponents(self.unpack_row(row)[::-1])
-        return self.pack_row(moved[::-1]), points
+        def move(line: int) -> tuple[int, int, int]:
+            cells = [(line >> o) & m for o in offsets]
+            if toward_end:
+                cells.reverse()
+            moved, points = slide_exponents(cells)
+            if toward_end:
+                moved = moved[::-1]
+            out = empty = 0
+            for i, (o, e) in enumerate(zip(offsets, moved, strict=True)):
+                out |= e << o
+                if not e:
+                    empty |= 1 << (i * mask_step)
+            return out, points, empty
 
-    def _spread(self, row: int) -> int:
-        out, m = 0, self.cell_mask
-        for s, r in zip(self.col_shifts, self.shifts, strict=True):
-            out |= ((row >> s) & m) << r
-        return out
+        return move
 
-    def _spread_result(self, result: tuple[int, int]) -> tuple[int, int]:
-        return self.spread.get(result[0]), result[1]
+    def _line_layout(self, d: int) -> tuple[_Memo, int, tuple[tuple[int, int], ...]]:
+        """Direction d's memo, its line mask, and (board shift, empty-mask shift) per line."""
+        n = self.n
+        if d < 2:  # columns
+            return self.lines[d], self.col_mask, tuple((s, c) for c, s in enumerate(self.col_shifts))
+        return self.lines[d], self.row_mask, tuple((s, r * n) for r, s in enumerate(self.shifts))
 
     # -- whole boards ---------------------------------------------------
 
@@ -120,81 +142,107 @@ class Tables:
         return [list(self.unpack_row((board >> s) & rm)) for s in self.shifts]
 
     def transpose(self, board: int) -> int:
-        rm, spread, out = self.row_mask, self.spread.get, 0
-        for s, c in zip(self.shifts, self.col_shifts, strict=True):
-            out |= spread((board >> s) & rm) << c
+        m, out = self.cell_mask, 0
+        for r, rs in enumerate(self.shifts):
+            for c, cs in enumerate(self.col_shifts):
+                out |= ((board >> (rs + cs)) & m) << (self.shifts[c] + self.col_shifts[r])
         return out
 
-    def _row_mover(self, memo: _Memo) -> Callable[[int], tuple[int, int]]:
-        shifts, rm, table, fill = self.shifts, self.row_mask, memo.d, memo.get
+    def _mover(self, d: int) -> Callable[[int], tuple[int, int]]:
+        memo, lm, lines = self._line_layout(d)
+        table = memo.d
 
         def move(board: int) -> tuple[int, int]:
             out = total = 0
             try:
-                for s in shifts:
-                    row, points = table[(board >> s) & rm]
-                    out |= row << s
+                for s, _ in lines:
+                    line, points, _e = table[(board >> s) & lm]
+                    out |= line << s
                     total += points
             except KeyError:
-                for s in shifts:
-                    fill((board >> s) & rm)
+                for s, _ in lines:
+                    memo.get((board >> s) & lm)
                 return move(board)
             return out, total
 
         return move
 
-    def _column_mover(self, memo: _Memo) -> Callable[[int], tuple[int, int]]:
-        # transpose, then each row of the transpose (a column) moves and lands spread back
-        pairs = tuple(zip(self.shifts, self.col_shifts, strict=True))
-        rm, spread, table, fill, transpose = self.row_mask, self.spread.d, memo.d, memo.get, self.transpose
+    def _stepper(self, d: int) -> Callable[[int, int, int], tuple[int, int] | None]:
+        memo, lm, lines = self._line_layout(d)
+        table, free, free_memo = memo.d, self.free.d, self.free
 
-        def move(board: int) -> tuple[int, int]:
-            t = out = total = 0
+        def step(board: int, index: int, key: int) -> tuple[int, int] | None:
+            out = total = empty = 0
             try:
-                for s, c in pairs:
-                    t |= spread[(board >> s) & rm] << c
-                for s, c in pairs:
-                    col, points = table[(t >> s) & rm]
-                    out |= col << c
+                for s, ms in lines:
+                    line, points, e = table[(board >> s) & lm]
+                    out |= line << s
                     total += points
+                    empty |= e << ms
             except KeyError:
-                t = transpose(board)
-                for s, _ in pairs:
-                    fill((t >> s) & rm)
-                return move(board)
-            return out, total
+                for s, _ in lines:
+                    memo.get((board >> s) & lm)
+                return step(board, index, key)
+            if out == board:
+                return None
+            try:
+                cells = free[empty]
+            except KeyError:
+                cells = free_memo.get(empty)
+            # a legal move leaves at least one empty cell: it merged, or slid into one
+            ordinal, exp = draw(key, index, len(cells))
+            return out | exp << cells[ordinal], total
 
-        return move
+        return step
+
+    def _stepper4(self, d: int) -> Callable[[int, int, int], tuple[int, int] | None]:
+        """``_stepper`` with the four lines of a 4x4 board written out: the common board, a fifth faster."""
+        memo, lm, lines = self._line_layout(d)
+        (_, _), (s1, m1), (s2, m2), (s3, m3) = lines  # line 0 starts at bit 0 of both
+        table, free, free_memo = memo.d, self.free.d, self.free
+
+        def step(board: int, index: int, key: int) -> tuple[int, int] | None:
+            try:
+                l0, p0, e0 = table[board & lm]
+                l1, p1, e1 = table[(board >> s1) & lm]
+                l2, p2, e2 = table[(board >> s2) & lm]
+                l3, p3, e3 = table[board >> s3 & lm]
+            except KeyError:
+                for s, _ in lines:
+                    memo.get((board >> s) & lm)
+                return step(board, index, key)
+            out = l0 | l1 << s1 | l2 << s2 | l3 << s3
+            if out == board:
+                return None
+            empty = e0 | e1 << m1 | e2 << m2 | e3 << m3
+            try:
+                cells = free[empty]
+            except KeyError:
+                cells = free_memo.get(empty)
+            ordinal, exp = draw(key, index, len(cells))
+            return out | exp << cells[ordinal], p0 + p1 + p2 + p3
+
+        return step
 
     def move(self, board: int, d: int) -> tuple[int, int]:
         """Move ``board`` in direction d (0 up, 1 down, 2 left, 3 right): (board, points)."""
         return self.movers[d](board)
 
-    def empty_count(self, board: int) -> int:
-        rm, empties, count = self.row_mask, self.empties.d, 0
-        try:
-            for s in self.shifts:
-                count += len(empties[(board >> s) & rm])
-        except KeyError:
-            get, count = self.empties.get, 0
-            for s in self.shifts:
-                count += len(get((board >> s) & rm))
-        return count
+    def empty_mask(self, board: int) -> int:
+        """The empty cells of ``board``: bit r * n + c for cell (r, c)."""
+        rm, row_empty, n, mask = self.row_mask, self.row_empty.get, self.n, 0
+        for r, s in enumerate(self.shifts):
+            mask |= row_empty((board >> s) & rm) << (r * n)
+        return mask
 
-    def spawn(self, board: int, seed: int, index: int, key: int) -> int:
-        """``board`` with spawn ``index`` of game ``seed`` placed on it (see docs/spawns.md)."""
-        rm, shifts, empties = self.row_mask, self.shifts, self.empties.d
-        try:
-            rows = [empties[(board >> s) & rm] for s in shifts]
-        except KeyError:
-            get = self.empties.get
-            rows = [get((board >> s) & rm) for s in shifts]
-        ordinal, exp = spawn_choice(seed, index, sum(map(len, rows)), key)
-        for s, cols in zip(shifts, rows, strict=True):
-            if ordinal < len(cols):
-                return board | exp << (s + cols[ordinal] * self.bits)
-            ordinal -= len(cols)
-        raise AssertionError("unreachable: the ordinal is below the count of empty cells")
+    def empty_count(self, board: int) -> int:
+        return self.empty_mask(board).bit_count()
+
+    def spawn(self, board: int, index: int, key: int) -> int:
+        """``board`` with spawn ``index`` of the game with ``key`` on it (see docs/spawns.md)."""
+        cells = self.free.get(self.empty_mask(board))
+        ordinal, exp = draw(key, index, len(cells))
+        return board | exp << cells[ordinal]
 
     def max_exponent(self, board: int) -> int:
         rm, row_max = self.row_mask, self.row_max.get
@@ -203,7 +251,7 @@ class Tables:
     def can_move(self, board: int) -> bool:
         # With a tile and an empty cell on the board some line holds both, so
         # some direction moves; a full board moves only if a pair is adjacent.
-        if board and self.empty_count(board):
+        if board and self.empty_mask(board):
             return True
         return self.move(board, 2)[0] != board or self.move(board, 0)[0] != board
 

@@ -27,9 +27,14 @@ from .rules import (
 )
 from .spawn import MAX_SEED, check_seed, game_key
 
+#: A game's position without its log, as plain JSON values (see ``Game.snapshot``).
+Snapshot = dict[str, object]
+
 _LETTERS = tuple(LETTERS[d] for d in DIRECTIONS)
 _DIRECTION_INDEX: dict[str, int] = {d: i for i, d in enumerate(DIRECTIONS)}
 _DIRECTION_INDEX.update({LETTERS[d]: i for i, d in enumerate(DIRECTIONS)})
+
+_LETTER_INDEX: dict[str, int] = {LETTERS[d]: i for i, d in enumerate(DIRECTIONS)}
 
 #: Spawns 0 and 1 are the opening tiles.
 OPENING_TILES = 2
@@ -116,30 +121,72 @@ class Game:
         game.won = game._t.max_exponent(game._board) >= game._target_exp
         return game
 
+    # -- keeping a game in play outside the process ---------------------
+
+    def snapshot(self) -> Snapshot:
+        """Everything the game needs to go on, except its log, as JSON values.
+
+        ``undo`` holds (board, score) before each of the last moves in play that
+        undo can still take back (at most ``undos_left`` of them), oldest first,
+        so a snapshot stays small however long the game is.
+
+        >>> g = Game(3, seed=5); _ = g.move("left") or g.move("right")
+        >>> Game.resume(g.snapshot()).board == g.board
+        True
+        """
+        history = self._history
+        kept = list.__len__(history)
+        tail = history[kept - min(self.undos_left, kept):]
+        unpack = self._t.unpack
+        return {
+            "size": self.size, "seed": self.seed, "board": self.board, "score": self.score,
+            "moves": len(history), "undos_left": self.undos_left, "won": self.won, "helped": self.helped,
+            "undo": [[_values(unpack(board)), score] for board, score in tail],
+        }
+
+    @classmethod
+    def resume(cls, snapshot: Snapshot, log: str = "") -> Game:
+        """The game a ``snapshot`` was taken of: later spawns are the ones it would have had.
+
+        Moves made after resuming go on from the same spawn index, so a game
+        resumed any number of times deals exactly what ``replay(size, seed,
+        log)`` deals. ``log`` (the log so far, which the snapshot leaves out) only
+        starts the resumed game's ``log``. ValueError if the snapshot is not one.
+        """
+        try:
+            size, seed, moves = snapshot["size"], snapshot["seed"], snapshot["moves"]
+            undos_left, undo, score = snapshot["undos_left"], snapshot["undo"], snapshot["score"]
+            if type(moves) is not int or type(undos_left) is not int:
+                raise ValueError("moves and undos_left must be integers")
+            if not 0 <= undos_left <= MAX_UNDOS or not isinstance(undo, list):
+                raise ValueError(f"undos_left must be 0 to {MAX_UNDOS} and undo a list")
+            if len(undo) != min(undos_left, moves):
+                raise ValueError("undo must hold the positions the undos left can take back")
+            game = cls.__new__(cls)
+            game._setup(size, seed)  # type: ignore[arg-type]
+            game._board, game.score = _packed(game, snapshot["board"], score)
+            tail = [_packed(game, board, before) for board, before in undo]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not a game snapshot: {exc}") from None
+        game._history = _Tail(moves - len(tail), tail)
+        game.undos_left = undos_left
+        game.won = bool(snapshot["won"])
+        game.helped = bool(snapshot.get("helped", False))
+        game._log = list(log)
+        return game
+
     # -- play -----------------------------------------------------------
 
     def _spawn(self, index: int) -> None:
-        self._board = self._t.spawn(self._board, self.seed, index, self._key)
+        self._board = self._t.spawn(self._board, index, self._key)
 
     def move(self, direction: str) -> bool:
         """Play one move; False, and nothing changes, if it would not change the board."""
-        return self._play(direction_index(direction))
+        return self._apply(_LETTERS[direction_index(direction)]) == 1
 
     def _play(self, d: int) -> bool:
-        t, before = self._t, self._board
-        board, points = t.movers[d](before)
-        if board == before:
-            return False
-        history = self._history
-        history.append((before, self.score))
-        self.score += points
-        self._log.append(_LETTERS[d])
-        if points and not self.won and points >= (1 << self._target_exp):
-            self.won = t.max_exponent(board) >= self._target_exp
-        # the k-th move in play brings spawn k + 1 (0 and 1 opened the game)
-        self._board = t.spawn(board, self.seed, OPENING_TILES - 1 + len(history), self._key)
-        self._over = None
-        return True
+        """``move`` by direction index (0 up, 1 down, 2 left, 3 right)."""
+        return self._apply(_LETTERS[d]) == 1
 
     def undo(self) -> bool:
         """Take back the last move in play; False if none is left or undos are used up.
@@ -147,13 +194,49 @@ class Game:
         At most three per game, and a game that used one is no longer ranked.
         ``won`` stays True: the target was reached.
         """
-        if not self._history or self.undos_left == 0:
-            return False
-        self._board, self.score = self._history.pop()
-        self.undos_left -= 1
-        self._log.append(UNDO_LETTER)
-        self._over = None
-        return True
+        return self._apply(UNDO_LETTER) == 1
+
+    def _apply(self, letters: str) -> int:
+        """Play ``letters`` (``U D L R`` moves, ``Z`` undo) in order, as far as the rules allow.
+
+        Returns how many were applied: it stops before the first unknown
+        letter, move that changes nothing, or undo that is not allowed, and
+        that letter and the rest leave the game as it was. Every move and undo
+        of the game goes through here; replay runs a whole log in one call.
+        """
+        t, history, key = self._t, self._history, self._key
+        steps, index_of = t.steps, _LETTER_INDEX
+        board, score, won = self._board, self.score, self.won
+        target_exp = self._target_exp
+        target = 1 << target_exp
+        # the k-th move in play brings spawn k + 1 (0 and 1 opened the game)
+        spawn = OPENING_TILES + len(history)
+        applied = 0
+        for letter in letters:
+            d = index_of.get(letter)
+            if d is not None:
+                moved = steps[d](board, spawn, key)
+                if moved is None:
+                    break
+                spawn += 1
+                history.append((board, score))
+                board, points = moved
+                score += points
+                if points >= target and not won:
+                    # the spawned tile (2 or 4) is never the target: this sees the merge
+                    won = t.max_exponent(board) >= target_exp
+            elif letter == UNDO_LETTER and history and self.undos_left:
+                board, score = history.pop()
+                spawn -= 1
+                self.undos_left -= 1
+            else:
+                break
+            applied += 1
+        if applied:
+            self._board, self.score, self.won = board, score, won
+            self._log.extend(letters[:applied])
+            self._over = None
+        return applied
 
     # -- what it looks like ---------------------------------------------
 
@@ -201,6 +284,47 @@ class Game:
         """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it."""
         return {"size": self.size, "seed": self.seed, "log": self.log}
 
+    def _repr_svg_(self) -> str:
+        """The board as SVG: how a notebook shows a game (see ``game2048.svg``)."""
+        from .svg import svg
+
+        return svg(self, size=360)
+
     def __repr__(self) -> str:
         return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"
 
+
+
+def _packed(game: Game, board: object, score: object) -> tuple[int, int]:
+    """A board of ``game``'s size (rows of tile values) and a score, packed; ValueError if not one."""
+    n, t = game.size, game._t
+    if not isinstance(board, list) or len(board) != n or any(not isinstance(r, list) or len(r) != n
+                                                               for r in board):
+        raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
+    if type(score) is not int or score < 0:
+        raise ValueError(f"score must be a non-negative integer, got {score!r}")
+    exps = [[exponent(v) for v in row] for row in board]
+    if max(map(max, exps)) > (n * n + 1):
+        raise ValueError(f"no tile on a {n}x{n} board can exceed {max_tile_for(n)}")
+    return t.pack(exps), score
+
+
+def _values(exps: list[list[int]]) -> list[list[int]]:
+    return [[1 << e if e else 0 for e in row] for row in exps]
+
+
+class _Tail(list):  # type: ignore[type-arg]
+    """The last few entries of a long move history; ``len`` also counts the ones left out.
+
+    A resumed game keeps only the positions undo can still reach, while its
+    length still numbers the next spawn.
+    """
+
+    def __init__(self, skipped: int, tail: list[tuple[int, int]]) -> None:
+        if skipped < 0:
+            raise ValueError("moves must be at least the number of undo positions")
+        super().__init__(tail)
+        self.skipped = skipped
+
+    def __len__(self) -> int:
+        return self.skipped + list.__len__(self)

@@ -10,10 +10,10 @@ rebuilds the game exactly; any step the rules forbid makes it a bad record.
 
 from __future__ import annotations
 
-from .game import Game
-from .rules import DIRECTION_OF_LETTER, DIRECTIONS, UNDO_LETTER
+from collections.abc import Sequence
 
-_INDEX = {letter: DIRECTIONS.index(d) for letter, d in DIRECTION_OF_LETTER.items()}
+from .game import Game
+from .rules import DIRECTION_OF_LETTER, UNDO_LETTER
 
 
 class RecordError(ValueError):
@@ -25,31 +25,34 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-def replay(size: int, seed: int, log: str) -> Game:
+def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
+           start_score: int = 0) -> Game:
     """Rebuild the game recorded as (size, seed, log).
 
     Raises ``RecordError`` naming the position and the reason for an unknown
     letter, an illegal move, a move after game over, a fourth undo or an undo
-    with nothing to undo; ``ValueError`` for a bad size or seed.
+    with nothing to undo; ``ValueError`` for a bad size or seed. A game that
+    began from a position (``Game.from_board``) replays with ``start`` (its
+    board) and ``start_score``.
     """
     if not isinstance(log, str):
         raise RecordError(0, f"the log must be a string, got {type(log).__name__}")
-    game = Game(size, seed)
-    t = game._t
-    history = game._history
-    for i, letter in enumerate(log):
-        d = _INDEX.get(letter)
-        if d is not None:
-            if not game._play(d):
-                if not t.can_move(game._board):
-                    raise RecordError(i, f"move {letter!r} after game over")
-                raise RecordError(i, f"move {letter!r} does not change the board")
-        elif letter == UNDO_LETTER:
-            if game.undos_left == 0:
-                raise RecordError(i, "a fourth undo (3 per game)")
-            if not history:
-                raise RecordError(i, "undo with no move to take back")
-            game.undo()
-        else:
-            raise RecordError(i, f"unknown letter {letter!r} (expected U, D, L, R or Z)")
-    return game
+    if start is None:
+        game = Game(size, seed)
+    else:
+        game = Game.from_board(start, score=start_score, seed=seed)
+        if game.size != size:
+            raise ValueError(f"the start board is {game.size}x{game.size}, not {size}x{size}")
+    done = game._apply(log)
+    if done == len(log):
+        return game
+    letter = log[done]
+    if letter in DIRECTION_OF_LETTER:
+        if game.over:
+            raise RecordError(done, f"move {letter!r} after game over")
+        raise RecordError(done, f"move {letter!r} does not change the board")
+    if letter == UNDO_LETTER:
+        if game.undos_left == 0:
+            raise RecordError(done, "a fourth undo (3 per game)")
+        raise RecordError(done, "undo with no move to take back")
+    raise RecordError(done, f"unknown letter {letter!r} (expected U, D, L, R or Z)")

@@ -10,7 +10,7 @@ tiles; the algorithm is written out in ``docs/spawns.md``.
 
 from __future__ import annotations
 
-from .rules import FOUR_IN, SPAWN_OUT_OF
+from .rules import FOUR_IN, SIZES, SPAWN_OUT_OF
 
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
@@ -45,21 +45,50 @@ def spawn_choice(seed: int, index: int, empty: int, key: int | None = None) -> t
     cell counted in row-major order from 0, and is 2^exponent (1 for a 2, 2
     for a 4). ``key`` may pass ``game_key(seed)`` precomputed.
     """
-    if empty <= 0:
-        raise ValueError("no empty cell to spawn on")
-    if key is None:
-        key = mix64(seed)
-    m = SPAWN_OUT_OF * empty
-    limit = (1 << 64) - ((1 << 64) % m)
-    counter = index * ATTEMPTS
-    for _ in range(ATTEMPTS):
+    if not 0 < empty <= MAX_CELLS:
+        raise ValueError(f"a spawn needs 1 to {MAX_CELLS} empty cells, got {empty}")
+    return draw(mix64(seed) if key is None else key, index, empty)
+
+
+#: 6x6, the largest board, has 36 cells.
+MAX_CELLS = max(SIZES) ** 2
+#: ``LIMITS[e]``: the largest multiple of ``10 * e`` not above 2^64; draws at
+#: or above it are rejected (0 for e = 0, where nothing can spawn).
+LIMITS = tuple((1 << 64) - (1 << 64) % (SPAWN_OUT_OF * e) if e else 0 for e in range(MAX_CELLS + 1))
+#: ``OUTCOMES[e][r]``: (ordinal, exponent) for ``r = z mod 10e`` on a board with e empty cells.
+OUTCOMES = tuple(
+    tuple((r // SPAWN_OUT_OF, 2 if r % SPAWN_OUT_OF < FOUR_IN else 1) for r in range(SPAWN_OUT_OF * e))
+    for e in range(MAX_CELLS + 1)
+)
+#: How far one spawn index moves the counter, times GAMMA.
+_INDEX_STEP = ATTEMPTS * GAMMA
+
+
+def draw(key: int, index: int, empty: int) -> tuple[int, int]:
+    """``spawn_choice`` for a game whose key is known: the engine's hot path.
+
+    The first attempt is written out (it is the only one in all but 2^-57 of
+    draws), with the rejection limit and the outcome of ``z mod 10e`` read from
+    tables; ``empty`` must be 1 to 36.
+    """
+    # attempt 1 of spawn `index` uses counter index * ATTEMPTS + 1
+    z = (key + index * _INDEX_STEP + GAMMA) & MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+    z ^= z >> 31
+    if z < LIMITS[empty]:
+        outcomes = OUTCOMES[empty]
+        return outcomes[z % len(outcomes)]
+    return _draw_again(key, index, empty)
+
+
+def _draw_again(key: int, index: int, empty: int) -> tuple[int, int]:
+    """Attempts 2, 3, ... of a spawn whose first attempt was rejected."""
+    m, limit = SPAWN_OUT_OF * empty, LIMITS[empty]
+    counter = index * ATTEMPTS + 1
+    for _ in range(ATTEMPTS - 1):
         counter += 1
-        # mix64 written out: this runs once per move on the server's replay path
-        z = (key + counter * GAMMA) & MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        z ^= z >> 31
+        z = mix64((key + counter * GAMMA) & MASK64)
         if z < limit:
-            ordinal, kind = divmod(z % m, SPAWN_OUT_OF)
-            return ordinal, 2 if kind < FOUR_IN else 1
+            return OUTCOMES[empty][z % m]
     raise AssertionError("unreachable: every attempt rejected")  # pragma: no cover

@@ -74,7 +74,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     port = _free_port()
     db = tmp_path_factory.mktemp("serve") / "game2048.sqlite3"
-    env = {**os.environ, "GAME2048_RATE_LIMIT": "0"}
+    # the daily try limit has tests of its own; here many pages share one address
+    env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_DAILY_TRIES": "1000"}
     log = (db.parent / "serve.log").open("wb")
     command = Path(sys.executable).with_name("game2048")
     proc = subprocess.Popen(
@@ -120,14 +121,36 @@ class GamePage:
 
     def open(self, query: str = "") -> GamePage:
         self.page.goto(f"{self.base_url}/{query}")
-        self.page.wait_for_function("window.game2048 !== undefined")
+        # wait_for_function gets functions, never bare expressions, in these tests: Playwright
+        # compiles an expression with eval when it polls, which the site's CSP refuses
+        self.page.wait_for_function("() => window.game2048 !== undefined")
         return self
 
     def state(self) -> dict:
         return self.page.evaluate("window.game2048.state()")
 
+    def settled(self) -> dict:
+        """The state once every move made so far has been answered (a ranked game's tiles dealt)."""
+        self.page.evaluate("window.game2048.settled()")
+        return self.state()
+
+    def ranked(self) -> dict:
+        """The state once the game on the board is one the server deals."""
+        self.page.wait_for_function("() => window.game2048.state().id !== null")
+        return self.state()
+
     def load(self, board: list[list[int]], score: int = 0) -> None:
         self.page.evaluate("([b, s]) => window.game2048.load(b, s)", [board, score])
+
+    def new_game(self) -> None:
+        """Press "New game" and, if a game is in progress (it then asks first), confirm."""
+        self.page.locator("#new-game").click()
+        confirm = self.page.locator("#confirm")
+        if confirm.is_visible():
+            confirm.locator("button[value='yes']").click()
+            # the dialog's close event (and the new game it starts) comes in a task of its own
+            self.page.wait_for_function("() => !document.getElementById('confirm').open")
+            self.page.evaluate("new Promise((r) => setTimeout(r, 50))")
 
     def storage(self, key: str) -> str | None:
         return self.page.evaluate("k => localStorage.getItem(k)", key)
@@ -147,3 +170,27 @@ def game(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Ite
     context.close()
     errors = [e for e in gp.errors if not (gp.network_cut and e.startswith("Failed to load resource"))]
     assert errors == [], f"console errors: {errors}"
+
+
+@pytest.fixture(scope="session")
+def finished_game(browser: Browser, base_url: str) -> str:
+    """The id of a game played in the page and sent to the server, for /games/{id} and /leaderboard."""
+    context = browser.new_context()
+    context.add_init_script("localStorage.setItem('game2048:name', '\"Ada\"')")
+    page = context.new_page()
+    try:
+        gp = GamePage(page, base_url).open()
+        page.wait_for_function("() => window.game2048.state().id !== null")
+        page.evaluate("""async () => {
+            const g = window.game2048;
+            for (let i = 0; i < 60 && !g.state().over; i++) {
+                g.move('left') || g.move('down') || g.move('right') || g.move('up');
+                await g.settled();  // the server deals each tile
+            }
+        }""")
+        game_id = gp.settled()["id"]
+        gp.new_game()
+        page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
+    finally:
+        context.close()
+    return game_id

@@ -142,7 +142,7 @@ def test_r_asks_before_replacing_a_game_in_progress(game):
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowUp")
-    log = game.state()["log"]
+    log = game.settled()["log"]
     assert log
     page.keyboard.press("r")
     dialog = page.locator("#confirm")
@@ -152,7 +152,7 @@ def test_r_asks_before_replacing_a_game_in_progress(game):
     assert game.state()["log"] == log
     page.keyboard.press("r")
     page.locator("#confirm").get_by_role("button", name="New game").click()
-    page.wait_for_function("window.game2048.state().log === ''")
+    page.wait_for_function("() => window.game2048.state().log === ''")
     assert page.locator("#confirm").is_hidden()
 
 
@@ -165,9 +165,59 @@ def test_every_control_is_a_button_reachable_with_tab(game):
     for _ in range(40):
         page.keyboard.press("Tab")
         ids.add(page.evaluate("document.activeElement.id || document.activeElement.dataset.size || "
-                              "document.activeElement.dataset.lang || document.activeElement.tagName"))
-    for wanted in ("new-game", "undo", "daily", "hint", "autoplay", "name", "3", "6", "he", "th"):
+                              "document.activeElement.hreflang || document.activeElement.tagName"))
+    wanted_ids = ("new-game", "undo", "daily", "hint", "autoplay", "name", "3", "6", "board-reader",
+                  "he", "th")
+    for wanted in wanted_ids:
         assert wanted in ids
-    tags = page.evaluate("[...document.querySelectorAll('.controls > *, .choosers [data-size], "
-                         ".choosers [data-lang]')].map(e => e.tagName)")
+    tags = page.evaluate(
+        "[...document.querySelectorAll('.controls > *, .choosers [data-size]')].map(e => e.tagName)")
     assert set(tags) == {"BUTTON"}
+    # the language choice is a link: it works before (and without) any script
+    assert page.evaluate("[...document.querySelectorAll('.languages a')].map(a => a.hreflang)") == [
+        "en", "he", "ru", "th"]
+
+
+@pytest.mark.parametrize("button", ["#new-game", "#daily"])
+def test_buttons_that_end_a_game_in_progress_ask_first(game, button):
+    game.open()
+    page = game.page
+    for key in ("ArrowLeft", "ArrowRight", "ArrowUp"):
+        page.keyboard.press(key)
+    log = game.settled()["log"]  # every key answered
+    assert log
+    page.locator(button).click()
+    confirm = page.locator("#confirm")
+    assert confirm.is_visible()
+    confirm.get_by_role("button", name="Keep this game").click()
+    assert confirm.is_hidden()
+    assert game.state()["log"] == log
+    # focus goes back to the button
+    page.wait_for_function("id => document.activeElement.id === id", arg=button[1:])
+    page.locator(button).click()
+    confirm.get_by_role("button", name="New game").click()
+    page.wait_for_function("() => window.game2048.state().log === ''")
+    if button == "#daily":
+        page.wait_for_function("() => window.game2048.state().mode === 'daily'")
+
+
+def test_a_fresh_game_is_replaced_without_asking(game):
+    game.open()
+    game.page.locator("#new-game").click()
+    assert game.page.locator("#confirm").is_hidden()
+
+
+def test_escape_on_the_name_dialog_stores_no_name(game):
+    game.page.add_init_script("localStorage.removeItem('game2048:name')")
+    game.open()
+    game.page.locator("#name").click()
+    dialog = game.page.locator("#nickname")
+    assert dialog.is_visible()
+    game.page.keyboard.press("Escape")
+    assert dialog.is_hidden()
+    game.page.wait_for_timeout(100)
+    assert game.storage("game2048:name") is None
+    game.page.locator("#name").click()
+    dialog.get_by_role("button", name="Stay anonymous").click()
+    game.page.wait_for_function("() => localStorage.getItem('game2048:name') !== null")
+    assert game.storage("game2048:name") == '"Anonymous"'

@@ -1,68 +1,136 @@
-"""The game and the server: server seeds, submitting finished games, the retry
-queue, offline play, the daily game, the nickname, hints and autoplay."""
+"""The game and the server: ranked games dealt by the server through keys, the finish and
+its retry queue, reconnecting, offline practice games, the daily game, the nickname, hints
+and autoplay."""
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 
 import pytest
 
+from game2048 import replay
+
 pytestmark = pytest.mark.browser
+
+PLAY_SOCKET = re.compile(r".*/api/games/[^/]+/play$")
+
 
 def _get(url):
     with urllib.request.urlopen(url, timeout=5) as r:
         return json.loads(r.read())
 
 
-def _server_game(game):
-    game.page.wait_for_function("window.game2048.state().id !== null")
-    return game.state()
-
-
-def _play_some(game, n=8):
-    for key in ("ArrowLeft ArrowDown ArrowRight ArrowDown " * n).split()[:n]:
+def _press(game, n=8, keys="ArrowLeft ArrowDown ArrowRight ArrowDown"):
+    for key in (keys.split() * n)[:n]:
         game.page.keyboard.press(key)
 
 
-def test_a_new_game_gets_a_server_seed_and_the_abandoned_one_is_verified(game):
+def _watch_socket(game):
+    """Pass the game's WebSocket through, keeping every message the server sent."""
+    frames: list[dict] = []
+
+    def route(ws):
+        server = ws.connect_to_server()
+        ws.on_message(lambda message: server.send(message))
+
+        def from_server(message):
+            frames.append(json.loads(message))
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    game.page.route_web_socket(PLAY_SOCKET, route)
+    return frames
+
+
+def test_a_ranked_game_is_dealt_by_the_server_through_keys(game):
+    frames = _watch_socket(game)
     game.open()
-    first = _server_game(game)
-    assert first["ranked"] is True
-    _play_some(game)
-    played = game.state()
-    game.page.locator("#new-game").click()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
-    record = _get(f"{game.base_url}/api/games/{played['id']}")
-    assert (record["seed"], record["log"], record["score"], record["name"]) == (
-        played["seed"], played["log"], played["score"], "tester")
+    first = game.ranked()
+    assert first["ranked"] is True and first["seed"] is None
+    for key in ("ArrowLeft ArrowDown ArrowRight ArrowDown ArrowLeft ArrowUp " * 3).split():
+        game.page.keyboard.press(key)  # pressed faster than the answers come: they queue
+    state = game.settled()
+    assert state["seed"] is None and len(state["log"]) >= 4
+    moves = [f for f in frames if f.get("op") == "moves"]
+    assert len(moves) == len(state["log"])  # one message a move, each answered
+    assert state["board"] == moves[-1]["board"] and state["score"] == moves[-1]["score"]
+    game.new_game()  # abandons the game (after asking): the finish reveals the seed
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
+    record = _get(f"{game.base_url}/api/games/{state['id']}")
+    assert (record["log"], record["score"], record["name"]) == (state["log"], state["score"], "tester")
+    assert not any(str(record["seed"]) in json.dumps(f) for f in frames)  # never sent before the finish
+    dealt = replay(state["size"], record["seed"], "")
+    assert dealt.board == first["board"]
+    for letter, answer in zip(state["log"], moves, strict=True):
+        dealt.move(letter)
+        assert dealt.board == answer["board"]  # every tile the page showed came from the server
     assert game.page.locator("#message").inner_text()
-    assert game.state()["id"] not in (None, played["id"])
+    assert game.state()["id"] not in (None, state["id"])
 
 
-def test_a_game_over_is_submitted(game):
+def test_a_game_over_is_finished_and_its_seed_shown(game):
     game.open()
-    _server_game(game)
-    # play the seeded game to its end through the automation API
-    game.page.evaluate("""() => {
+    game.ranked()
+    game.page.evaluate("window.game2048.newGame({size: 3})")
+    game.ranked()
+    game.page.evaluate("""async () => {
         const g = window.game2048;
-        for (let i = 0; i < 5000 && !g.state().over; i++) {
+        for (let i = 0; i < 3000 && !g.state().over; i++) {
             g.move('left') || g.move('down') || g.move('right') || g.move('up');
+            await g.settled();
             if (g.state().won && !g.state().keepPlaying) g.keepPlaying();
         }
     }""")
     state = game.state()
-    assert state["over"] is True
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    assert state["over"] is True and state["size"] == 3
+    game.page.wait_for_function("() => window.game2048.state().seed !== null")
     record = _get(f"{game.base_url}/api/games/{state['id']}")
-    assert record["log"] == state["log"] and record["score"] == state["score"]
+    seed = game.state()["seed"]
+    assert record["seed"] == seed and record["log"] == state["log"] and record["score"] == state["score"]
+    assert replay(3, seed, state["log"]).board == state["board"]
 
 
-def test_a_failed_submission_is_queued_and_retried(game):
+def test_a_dropped_connection_is_reopened_and_the_game_goes_on(game):
+    answered = {"n": 0}
+    sockets = {"opened": 0}
+
+    def route(ws):
+        sockets["opened"] += 1
+        server = ws.connect_to_server()
+        ws.on_message(lambda message: server.send(message))
+
+        def from_server(message):
+            answered["n"] += 1
+            if answered["n"] == 3:
+                ws.close()  # the answer is lost with the connection: the page must ask again
+                return
+            ws.send(message)
+
+        server.on_message(from_server)
+
+    game.page.route_web_socket(PLAY_SOCKET, route)
     game.open()
-    played = _server_game(game)
-    _play_some(game)
-    played = game.state()
+    game.ranked()
+    for key in ("ArrowLeft ArrowDown ArrowRight ArrowDown " * 2).split():
+        game.page.keyboard.press(key)
+    state = game.settled()
+    assert sockets["opened"] >= 2
+    server = game.page.evaluate(
+        "([id, token]) => fetch(`/api/games/${id}/state`, {method: 'POST', headers: {'Content-Type': "
+        "'application/json'}, body: JSON.stringify({token})}).then((r) => r.json())",
+        [state["id"], json.loads(game.storage("game2048:game:4"))["served"]["token"]],
+    )
+    assert (server["log"], server["board"]) == (state["log"], state["board"])
+
+
+def test_a_failed_finish_is_queued_and_retried(game):
+    game.open()
+    game.ranked()
+    _press(game)
+    played = game.settled()
     failing = {"on": True}
 
     def finish(route):
@@ -73,41 +141,51 @@ def test_a_failed_submission_is_queued_and_retried(game):
 
     game.network_cut = True
     game.page.route("**/api/games/*/finish", finish)
-    game.page.locator("#new-game").click()
-    game.page.wait_for_function("JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
+    game.new_game()
+    game.page.wait_for_function(
+        "() => JSON.parse(localStorage.getItem('game2048:queue') || '[]').length === 1")
     queued = json.loads(game.storage("game2048:queue"))[0]
     assert (queued["id"], queued["log"]) == (played["id"], played["log"])
     # the queue survives a reload and is sent once the server answers
     failing["on"] = False
     game.page.reload()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     assert _get(f"{game.base_url}/api/games/{played['id']}")["log"] == played["log"]
 
 
-def test_without_the_server_the_game_starts_and_plays_unranked(game):
+def test_without_the_server_a_practice_game_plays_and_is_kept_for_later(game):
     game.network_cut = True
     game.page.route("**/api/**", lambda route: route.abort())
     game.open()
-    _play_some(game, 4)
-    state = game.state()
+    _press(game, 8)  # a random board: some of these keys may move nothing
+    state = game.settled()
     assert state["id"] is None and state["ranked"] is False and len(state["log"]) >= 3
+    assert isinstance(state["seed"], int)  # a practice game's seed is the page's own
     assert game.page.locator("#status").inner_text() == "Offline: this game is not ranked"
-    game.page.locator("#new-game").click()
-    assert game.storage("game2048:queue") in (None, "[]")
+    game.new_game()
+    queued = json.loads(game.storage("game2048:queue"))
+    assert [q["kind"] for q in queued] == ["record"]
+    assert (queued[0]["record"]["seed"], queued[0]["record"]["log"]) == (state["seed"], state["log"])
+    # back online: the practice record is sent, verified and kept, never ranked
+    game.page.unroute("**/api/**")
+    game.page.evaluate("window.dispatchEvent(new Event('online'))")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
 
 
-def test_the_daily_game_has_the_same_seed_for_everyone(game, browser):
+def test_the_daily_game_opens_on_the_same_board_for_everyone(game, browser):
     game.open()
-    _server_game(game)
+    game.ranked()
     game.page.locator("#daily").click()
-    game.page.wait_for_function("window.game2048.state().mode === 'daily'")
+    game.page.wait_for_function("() => window.game2048.state().mode === 'daily'")
     mine = game.state()
+    assert mine["seed"] is None and mine["id"] is not None
     other = browser.new_page()
     other.goto(game.base_url + "/")
-    other.wait_for_function("window.game2048 && window.game2048.state().id !== null")
+    other.wait_for_function("() => window.game2048 && window.game2048.state().id !== null")
     other.locator("#daily").click()
-    other.wait_for_function("window.game2048.state().mode === 'daily'")
-    assert other.evaluate("window.game2048.state().seed") == mine["seed"]
+    other.wait_for_function("() => window.game2048.state().mode === 'daily'")
+    theirs = other.evaluate("window.game2048.state()")
+    assert theirs["board"] == mine["board"] and theirs["id"] != mine["id"]
     other.context.close()
 
 
@@ -115,18 +193,20 @@ def test_the_nickname_is_asked_once_and_can_be_changed(game):
     game.open()
     game.page.evaluate("localStorage.setItem('game2048:name', '\"\"')")
     game.page.reload()
-    game.page.wait_for_function("window.game2048 !== undefined")
-    _server_game(game)
-    _play_some(game, 4)
-    game.page.locator("#new-game").click()
+    game.page.wait_for_function("() => window.game2048 !== undefined")
+    game.ranked()
+    _press(game, 4)
+    game.settled()
+    game.new_game()
     dialog = game.page.locator("#nickname")
     assert dialog.is_visible()
     game.page.locator("#nickname-input").fill("Ada")
     dialog.get_by_role("button", name="Save").click()
-    game.page.wait_for_function("localStorage.getItem('game2048:queue') === '[]'")
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     assert json.loads(game.storage("game2048:name")) == "Ada"
-    _play_some(game, 4)
-    game.page.locator("#new-game").click()
+    _press(game, 4)
+    game.settled()
+    game.new_game()
     assert dialog.is_hidden()
     game.page.locator("#name").click()
     assert dialog.is_visible()
@@ -136,9 +216,9 @@ def test_the_nickname_is_asked_once_and_can_be_changed(game):
 
 def test_a_hint_shows_a_direction_and_unranks_the_game(game):
     game.open()
-    _server_game(game)
+    game.ranked()
     game.page.locator("#hint").click()
-    game.page.wait_for_function("document.getElementById('hint-out').textContent !== ''")
+    game.page.wait_for_function("() => document.getElementById('hint-out').textContent !== ''")
     assert game.page.locator("#hint-out").inner_text().startswith("Hint:")
     state = game.state()
     assert state["helped"] is True and state["ranked"] is False
@@ -147,14 +227,14 @@ def test_a_hint_shows_a_direction_and_unranks_the_game(game):
 
 def test_autoplay_plays_and_any_key_stops_it(game):
     game.open()
-    _server_game(game)
+    game.ranked()
     button = game.page.locator("#autoplay")
     button.click()
     assert button.get_attribute("aria-pressed") == "true"
-    game.page.wait_for_function("window.game2048.state().moves >= 3", timeout=20000)
+    game.page.wait_for_function("() => window.game2048.state().moves >= 3", timeout=20000)
     game.page.keyboard.press("Shift")
     assert button.get_attribute("aria-pressed") == "false"
-    moves = game.state()["moves"]
+    moves = game.settled()["moves"]
     game.page.wait_for_timeout(400)
     assert game.state()["moves"] == moves
     assert game.state()["helped"] is True

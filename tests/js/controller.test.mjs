@@ -1,120 +1,308 @@
-// The game flow with every outside part faked: storage, server, drawing, dialogs.
+// The game flow with every outside part faked: storage, server, drawing, dialogs,
+// and who deals the tiles.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { GameController } from '../../src/game2048/web/static/js/controller.js';
-import { replay } from '../../src/game2048/web/static/js/engine.js';
-import { Translator } from '../../src/game2048/web/static/js/i18n.js';
+import { Game, replay, slide } from '../../src/game2048/web/static/js/engine.js';
+import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
+import { ServerDealer } from '../../src/game2048/web/static/js/server_dealer.js';
+import { translator } from './packs.mjs';
 import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
 
 const quiet = new Proxy({}, { get: () => () => {} });
+const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** A server that deals like the real one: secret seeds, answers by `at`, holds answers on demand. */
 function fakeServer({ up = true } = {}) {
   const server = {
     up,
     issued: 0,
+    games: new Map(),
     finished: [],
+    records: [],
+    holding: false,
+    held: [],
+    drops: 0, // the next requests that fail as a dropped connection
+    seen: [],
     async newGame(size, mode) {
       if (!server.up) throw new ApiError(0, 'offline');
       server.issued += 1;
-      return { id: `g${server.issued}`, seed: 1000 + server.issued, size, mode, token: `t${server.issued}` };
+      const id = `g${server.issued}`;
+      const game = new Game(size, 1000 + server.issued);
+      server.games.set(id, game);
+      return { id, token: `t${server.issued}`, size, mode, date: null, board: game.board, score: 0, at: 0,
+        undos_left: 3, over: false, won: false };
     },
     async finish(id, body) {
       if (!server.up) throw new ApiError(0, 'offline');
+      const game = server.games.get(id);
       server.finished.push({ id, ...body });
-      return { verified: true, ranked: true, score: body.score, rank: 1 };
+      return { verified: true, ranked: game.ranked, score: game.score, max_tile: game.maxTile, rank: 1, seed: game.seed };
+    },
+    async record(body) {
+      if (!server.up) throw new ApiError(0, 'offline');
+      server.records.push(body);
+      return { id: `p${server.records.length}`, verified: true, ranked: false, score: body.score, max_tile: 2 };
+    },
+    answer(id, message) {
+      const game = server.games.get(id);
+      const position = () => ({ op: message.op, at: game.log.length, board: game.board, score: game.score, over: game.over,
+        won: game.won, undos_left: game.undosLeft, ranked: game.ranked });
+      if (message.op === 'state') return { ...position(), log: game.log };
+      if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position();
+      if (message.at !== game.log.length) return { op: 'moves', status: 409, error: 'fork' };
+      for (const letter of message.moves) {
+        if (!(letter === 'Z' ? game.undo() : game.move(letter))) return { op: 'moves', status: 422, error: 'illegal' };
+      }
+      return position();
+    },
+    link(id) {
+      return {
+        request(message) {
+          server.seen.push(message);
+          if (server.drops > 0) {
+            server.drops -= 1;
+            return Promise.resolve({ status: 0, error: 'connection lost' });
+          }
+          const reply = () => server.answer(id, message);
+          if (!server.holding) return Promise.resolve(reply());
+          return new Promise((resolve) => server.held.push(() => resolve(reply())));
+        },
+        later(fn) {
+          setTimeout(fn, 0);
+        },
+      };
+    },
+    /** Let the held answers through, one at a time. */
+    async release() {
+      while (server.held.length) {
+        server.held.shift()();
+        await settle();
+      }
     },
   };
   return server;
 }
 
-function makeController({ store = new SafeStorage(null), api = fakeServer(), confirm = true } = {}) {
+function makeController({ store = new SafeStorage(null), server = fakeServer(), confirm = true, view = quiet, announcer = quiet, deal } = {}) {
   store.set('name', 'Ada');
   const overlays = { shown: null, show(kind) { this.shown = kind; } };
   const dialogs = { open: false, confirm: async () => confirm, nickname: async () => 'Ada' };
+  const link = (id) => server.link(id);
   const controller = new GameController({
-    store, api, overlays, dialogs,
-    i18n: new Translator('en'),
-    view: quiet, reader: quiet, hud: quiet, announcer: quiet,
-    queue: new SubmissionQueue(store, api, { name: () => 'Ada', setTimer: () => {} }),
+    store, api: server, overlays, dialogs, view,
+    i18n: translator('en'),
+    reader: quiet, hud: quiet, announcer,
+    queue: new SubmissionQueue(store, server, { name: () => 'Ada', setTimer: () => {}, done: (e, a) => controller.submitted(e, a) }),
+    deal: deal ?? {
+      ranked: (size, mode) => server.newGame(size, mode).then((issued) => ServerDealer.fromIssued(issued, link)),
+      practice: (size, seed) => LocalDealer.opening(size, seed),
+      position: (board, score) => LocalDealer.position(board, score, 77),
+      link,
+    },
     perf: null,
   });
-  return { controller, store, api, overlays };
+  return { controller, store, server, overlays };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
-
-function playSome(controller, n) {
+/** Play up to n moves, each after the last one was answered. */
+async function playSome(controller, n) {
   for (let i = 0; i < n && !controller.game.over; i++) {
     for (const d of ['left', 'down', 'right', 'up']) if (controller.move(d)) break;
+    await controller.settled();
   }
 }
 
-test('a new game takes the server seed that arrives before its first move', async () => {
+test('a new game is dealt by the server, whose seed the page does not know', async () => {
   const { controller } = makeController();
   controller.init();
   await settle();
   assert.equal(controller.session.id, 'g1');
-  assert.equal(controller.game.seed, 1001);
+  assert.equal(controller.game.seed, null);
+  assert.equal(controller.game.ranked, true);
 });
 
-test('without the server a game starts anyway, local and unranked', async () => {
-  const { controller } = makeController({ api: fakeServer({ up: false }) });
+test('each tile comes from the server: the slide is drawn at once, the tile when the answer comes', async () => {
+  const calls = [];
+  const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
+  const { controller, server } = makeController({ view });
   controller.init();
   await settle();
-  playSome(controller, 5);
+  server.holding = true;
+  const before = controller.game.board;
+  const direction = ['left', 'down', 'right', 'up'].find((d) => slide(before, d).board.flat().join() !== before.flat().join());
+  calls.length = 0;
+  assert.equal(controller.move(direction), true);
+  const [name, cells, result] = calls.find((c) => c[0] === 'play');
+  assert.equal(name, 'play');
+  assert.equal(result.spawn, null);
+  assert.deepEqual(cells, slide(before, direction).board.flat()); // the slide alone
+  assert.equal(calls.some((c) => c[0] === 'appear'), false);
+  await server.release();
+  const appear = calls.find((c) => c[0] === 'appear');
+  const dealt = server.games.get('g1');
+  assert.equal(dealt.cells[appear[1]], appear[2]);
+  assert.deepEqual(controller.game.board, dealt.board);
+});
+
+test('the tile the server deals is announced when it arrives, with the move it belongs to', async () => {
+  const said = [];
+  const announcer = new Proxy({}, { get: (_, name) => (...args) => said.push([name, ...args]) });
+  const { controller, server } = makeController({ announcer });
+  controller.init();
+  await settle();
+  server.holding = true;
+  const direction = ['left', 'down', 'right', 'up'].find((d) => controller.move(d));
+  const move = said.find((c) => c[0] === 'move');
+  assert.equal(move[1], direction);
+  assert.equal(move[2].spawn, null); // the sentence waits for its tile
+  assert.equal(said.some((c) => c[0] === 'spawned'), false);
+  await server.release();
+  const [, cell, value, size] = said.find((c) => c[0] === 'spawned');
+  assert.equal(size, 4);
+  assert.equal(controller.game.cells[cell], value);
+  assert.equal(server.games.get('g1').cells[cell], value);
+});
+
+test('while the first ranked game is on its way the status says so, not "offline"', async () => {
+  const { controller } = makeController({ server: fakeServer({ up: false }) });
+  controller.init();
+  assert.equal(controller.session.awaitingServer, true);
+  await settle();
+  assert.equal(controller.session.awaitingServer, false); // the server cannot be reached: a practice game
   assert.equal(controller.session.id, null);
-  assert.ok(controller.game.log.length > 0);
+  const up = makeController();
+  up.controller.init();
+  await settle();
+  assert.equal(up.controller.session.id, 'g1');
+  assert.equal(up.controller.session.awaitingServer, undefined); // the ranked game itself
 });
 
-test('every move is saved and a new controller resumes the same game', async () => {
-  const { controller, store, api } = makeController();
+test('New game and Daily game ask first, and pass their options on', async () => {
+  const { controller, server } = makeController({ confirm: false });
   controller.init();
   await settle();
-  playSome(controller, 6);
+  await playSome(controller, 2);
+  assert.equal(await controller.requestNewGame({ mode: 'daily' }), false);
+  assert.equal(controller.session.id, 'g1');
+  const yes = makeController({ server });
+  yes.controller.init();
+  await settle();
+  await playSome(yes.controller, 2);
+  assert.equal(await yes.controller.requestNewGame({ mode: 'daily' }), true);
+  await settle();
+  assert.equal(yes.controller.session.mode, 'daily');
+});
+
+test('keys pressed while the server answers are played in order, none lost', async () => {
+  const { controller, server } = makeController();
+  controller.init();
+  await settle();
+  server.holding = true;
+  const keys = ['left', 'down', 'right', 'down', 'left', 'up'];
+  for (const key of keys) assert.equal(controller.move(key), true);
+  await server.release();
+  await controller.settled();
+  // what the server played is the keys in the order pressed, less those that were illegal then
+  const local = new Game(4, 1001);
+  const expected = keys.filter((k) => local.move(k)).map((k) => k[0].toUpperCase()).join('');
+  assert.equal(server.games.get('g1').log, expected);
+  assert.equal(controller.game.log, expected);
+});
+
+test('after a dropped connection the move is sent again and the game goes on from at', async () => {
+  const { controller, server } = makeController();
+  controller.init();
+  await settle();
+  server.drops = 2;
+  await playSome(controller, 3);
+  const sent = server.seen.filter((m) => m.op === 'moves');
+  assert.equal(sent.length, 5); // 2 lost, then each move once
+  assert.equal(controller.game.log, server.games.get('g1').log);
+  assert.equal(controller.dealer.at, 3);
+});
+
+test('every move is saved and a new controller resumes the same ranked game', async () => {
+  const { controller, store, server } = makeController();
+  controller.init();
+  await settle();
+  await playSome(controller, 6);
   controller.undo();
-  const again = makeController({ store, api }).controller;
+  await controller.settled();
+  const again = makeController({ store, server }).controller;
   again.init();
-  assert.deepEqual([again.game.board, again.game.log, again.game.score, again.session.id],
-    [controller.game.board, controller.game.log, controller.game.score, controller.session.id]);
+  await again.settled();
+  assert.deepEqual([again.game.board, again.game.log, again.game.score, again.session.id, again.game.undosLeft],
+    [controller.game.board, controller.game.log, controller.game.score, controller.session.id, 2]);
+  assert.ok(server.seen.some((m) => m.op === 'state')); // it asked the server where the game stands
 });
 
-test('a game abandoned for a new one is sent with its record', async () => {
-  const { controller, api } = makeController();
+test('a game abandoned for a new one is finished with its log, and the finish reveals the seed', async () => {
+  const { controller, server } = makeController();
   controller.init();
   await settle();
-  playSome(controller, 6);
-  const { log, score } = controller.game;
+  await playSome(controller, 6);
+  const { log } = controller.game;
   controller.newGame();
   await settle();
-  assert.equal(api.finished.length, 1);
-  assert.deepEqual(api.finished[0], { id: 'g1', token: 't1', log, score, name: 'Ada', helped: false });
-  assert.equal(replay(4, 1001, log).score, score);
+  assert.equal(server.finished.length, 1);
+  assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false });
+  assert.equal(replay(4, 1001, log).score, server.games.get('g1').score);
 });
 
-test('a finished game that could not be sent waits in storage', async () => {
-  const api = fakeServer();
-  const { controller, store } = makeController({ api });
+test('a game over is finished and its seed shown once the server answers', async () => {
+  const { controller, server } = makeController();
   controller.init();
   await settle();
-  playSome(controller, 3);
-  api.up = false;
+  controller.newGame({ size: 3 });
+  await settle();
+  await playSome(controller, 3000);
+  assert.equal(controller.game.over, true);
+  await controller.queue.flush();
+  assert.equal(server.finished.at(-1).id, controller.session.id);
+  assert.equal(controller.game.seed, server.games.get(controller.session.id).seed);
+});
+
+test('without the server a practice game starts anyway, and goes to the records queue when done', async () => {
+  const { controller, server, store } = makeController({ server: fakeServer({ up: false }) });
+  controller.init();
+  await settle();
+  await playSome(controller, 5);
+  assert.equal(controller.session.id, null);
+  const { seed, log, score } = controller.game;
   controller.newGame();
   await settle();
   assert.equal(store.get('queue').length, 1);
-  api.up = true;
+  server.up = true;
+  await controller.queue.flush();
+  assert.deepEqual(server.records, [{ size: 4, seed, log, score, start: null, name: 'Ada' }]);
+  assert.deepEqual(store.get('queue'), []);
+});
+
+test('a finish that could not be sent waits in storage and is sent later', async () => {
+  const server = fakeServer();
+  const { controller, store } = makeController({ server });
+  controller.init();
+  await settle();
+  await playSome(controller, 3);
+  server.up = false;
+  controller.newGame();
+  await settle();
+  assert.equal(store.get('queue').length, 1);
+  server.up = true;
   await controller.queue.flush();
   assert.deepEqual(store.get('queue'), []);
-  assert.equal(api.finished.length, 1);
+  assert.equal(server.finished.length, 1);
 });
 
 test('R replaces a game in progress only when the player confirms', async () => {
   const { controller } = makeController({ confirm: false });
   controller.init();
   await settle();
-  playSome(controller, 3);
+  await playSome(controller, 3);
   const log = controller.game.log;
   assert.equal(await controller.requestNewGame(), false);
   assert.equal(controller.game.log, log);
@@ -136,10 +324,64 @@ test('the win banner waits for keep playing and then never returns', () => {
   assert.notEqual(overlays.shown, 'win');
 });
 
+test('a position game is sent as a practice record from its start', async () => {
+  const { controller, server } = makeController();
+  controller.init();
+  controller.load([[128, 128, 0], [0, 0, 0], [0, 0, 0]], 1000);
+  controller.move('left');
+  const { log, score } = controller.game;
+  controller.newGame();
+  await controller.queue.flush();
+  const sent = server.records.at(-1);
+  assert.deepEqual(sent.start, { board: [[128, 128, 0], [0, 0, 0], [0, 0, 0]], score: 1000 });
+  assert.equal(sent.log, log);
+  assert.equal(sent.score, score);
+  assert.equal(score, 1256);
+});
+
+test('the controller plays any dealer it is handed: the seam', async () => {
+  // a dealer that deals a 2 in the first empty cell, after a delay, and knows nothing else
+  const made = [];
+  const fake = (size) => {
+    const game = new Game(size, 5);
+    const dealer = {
+      game, busy: false, onDealt: () => {}, id: null, token: null,
+      move(direction) {
+        const result = game.move(direction);
+        if (!result) return null;
+        dealer.busy = true;
+        setTimeout(() => { dealer.busy = false; dealer.onDealt({ type: 'tile', cell: result.spawn.cell, value: game.cells[result.spawn.cell] }); }, 1);
+        return { ...result, spawn: null };
+      },
+      undo: () => false,
+      settled: () => new Promise((r) => setTimeout(r, 5)),
+      sync() {},
+      finishEntry: () => ({ kind: 'record', id: 'x', record: {} }),
+      toJSON: () => ({ seed: 5, log: game.log, score: game.score, start: null }),
+    };
+    made.push(dealer);
+    return dealer;
+  };
+  const { controller } = makeController({
+    server: fakeServer({ up: false }),
+    deal: { ranked: () => Promise.reject(new ApiError(0, 'offline')), practice: fake, position: fake, link: () => null },
+  });
+  controller.init();
+  await settle();
+  assert.equal(controller.dealer, made.at(-1));
+  assert.equal(controller.move('left') || controller.move('right'), true);
+  controller.move('up');
+  controller.move('down');
+  await controller.settled();
+  assert.equal(controller.keys.length, 0);
+  assert.ok(controller.game.log.length >= 2);
+});
+
 test('corrupt saved data is dropped and a new game starts', () => {
   const store = new SafeStorage(null);
   store.set('size', 5);
-  store.set('game:5', { v: 1, size: 5, seed: 3, log: 'ZZZZ', score: 0 });
+  store.set('game:5', { v: 2, size: 5, practice: { seed: 3, log: 'ZZZZ', score: 0, start: null }, served: null,
+    mode: 'classic', date: null, helped: false, keepPlaying: false, submitted: false });
   const { controller } = makeController({ store });
   controller.init();
   assert.equal(controller.game.size, 5);

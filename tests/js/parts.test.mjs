@@ -3,14 +3,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { Game } from '../../src/game2048/web/static/js/engine.js';
-import { LANGUAGES, Translator, pickLanguage } from '../../src/game2048/web/static/js/i18n.js';
+import fs from 'node:fs';
+
+import { LANGUAGES } from '../../src/game2048/web/static/js/i18n.js';
 import { KEYMAP, swipeDirection } from '../../src/game2048/web/static/js/input.js';
+import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { newSession, restore, restoreBest, serialise } from '../../src/game2048/web/static/js/saved_game.js';
+import { ServerDealer, SocketLink } from '../../src/game2048/web/static/js/server_dealer.js';
 import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { tileFace } from '../../src/game2048/web/static/js/tile_face.js';
+import { pack, translator } from './packs.mjs';
 
 class MemoryBackend {
   constructor() { this.items = new Map(); }
@@ -41,26 +45,59 @@ test('long tile numbers shrink and break over two lines', () => {
   assert.equal(tileFace(2 ** 37).exp, 37);
 });
 
-test('a saved game comes back as the same game', () => {
-  const game = new Game(5, 31337);
-  for (const d of ['left', 'up', 'right', 'down', 'left']) game.move(d);
-  game.undo();
-  const session = newSession(game, { id: 'g1', token: 'tok' });
+test('a saved practice game comes back as the same game', () => {
+  const dealer = LocalDealer.opening(5, 31337);
+  for (const d of ['left', 'up', 'right', 'down', 'left']) dealer.move(d);
+  dealer.undo();
+  const session = newSession(dealer);
   session.keepPlaying = true;
   const back = restore(JSON.parse(JSON.stringify(serialise(session))), 5);
+  const { game } = dealer;
   assert.deepEqual([back.game.board, back.game.score, back.game.log, back.game.undosLeft], [game.board, game.score, game.log, 2]);
-  assert.deepEqual([back.id, back.token, back.keepPlaying], ['g1', 'tok', true]);
+  assert.deepEqual([back.id, back.token, back.keepPlaying], [null, null, true]);
+});
+
+test('a saved position game comes back with its start score, and undo goes back to it', () => {
+  const dealer = LocalDealer.position([[128, 128, 0], [0, 0, 0], [0, 0, 0]], 1000, 9);
+  dealer.move('left');
+  const back = restore(JSON.parse(JSON.stringify(serialise(newSession(dealer)))), 3);
+  assert.equal(back.game.score, 1256);
+  assert.equal(back.dealer.undo(), true);
+  assert.equal(back.game.score, 1000);
+});
+
+test('a saved ranked game comes back as what the server last dealt, and asks again', () => {
+  const seen = [];
+  const link = (id) => ({ request: (m) => { seen.push([id, m]); return new Promise(() => {}); }, later() {} });
+  const issued = { id: 'g1', token: 'tok', size: 4, mode: 'daily', date: '2026-01-02', board: [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 4, 0], [0, 0, 0, 0]], score: 0 };
+  const dealer = ServerDealer.fromIssued(issued, link);
+  const data = JSON.parse(JSON.stringify(serialise(newSession(dealer))));
+  assert.equal(JSON.stringify(data).includes('seed'), false);
+  const back = restore(data, 4, { link });
+  assert.deepEqual([back.id, back.token, back.mode, back.date, back.game.board, back.game.seed],
+    ['g1', 'tok', 'daily', '2026-01-02', issued.board, null]);
+  dealer.move('left'); // unanswered when the page closes: sent again after the reload
+  const again = restore(JSON.parse(JSON.stringify(serialise(newSession(dealer)))), 4, { link });
+  assert.equal(again.dealer.busy, true);
+  assert.deepEqual(seen.at(-1), ['g1', { op: 'moves', token: 'tok', at: 0, moves: 'L' }]);
 });
 
 test('saved data that is broken, foreign, old or tampered is refused', () => {
-  const good = serialise(newSession(new Game(4, 1)));
+  const good = serialise(newSession(LocalDealer.opening(4, 1)));
+  const practice = (change) => ({ ...good, practice: { ...good.practice, ...change } });
+  const link = () => ({ request: () => new Promise(() => {}), later() {} });
+  const served = serialise(newSession(ServerDealer.fromIssued(
+    { id: 'g', token: 't', size: 4, mode: 'classic', board: [[2, 2, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], score: 0 }, link)));
+  const ranked = (change) => ({ ...served, served: { ...served.served, ...change } });
   const bad = [
-    null, 'text', [], { ...good, v: 0 }, { ...good, size: 5 }, { ...good, log: 'LQ' }, { ...good, seed: -3 },
-    { ...good, seed: 2 ** 53 }, { ...good, score: 10 }, { ...good, id: 'x' }, { ...good, helped: 'no' },
-    { ...good, mode: 'blitz' }, { ...good, start: [[2]] }, { grid: { size: 4 }, score: 0 },
+    null, 'text', [], { ...good, v: 1 }, { ...good, v: 0 }, { ...good, size: 5 }, practice({ log: 'LQ' }), practice({ seed: -3 }),
+    practice({ seed: 2 ** 53 }), practice({ score: 10 }), { ...good, served: served.served }, { ...good, helped: 'no' },
+    { ...good, mode: 'blitz' }, practice({ start: [[2]] }), { grid: { size: 4 }, score: 0 },
+    ranked({ cells: [3, 0] }), ranked({ at: 5 }), ranked({ token: null }), ranked({ log: 'X' }), ranked({ undosLeft: 4 }),
   ];
   assert.notEqual(restore(good, 4), null);
-  for (const data of bad) assert.equal(restore(data, 4), null, JSON.stringify(data));
+  assert.notEqual(restore(served, 4, { link }), null);
+  for (const data of bad) assert.equal(restore(data, 4, { link }), null, JSON.stringify(data));
 });
 
 test('best scores keep only sane numbers', () => {
@@ -97,14 +134,14 @@ test('a failed submission stays queued until the server takes it', async () => {
   const queue = new SubmissionQueue(store, api, {
     name: () => 'Ada', done: (e, a) => done.push(a), setTimer: (fn) => timers.push(fn),
   });
-  await queue.add({ id: 'g7', token: 't', log: 'LR', score: 4, helped: false });
+  await queue.add({ kind: 'finish', id: 'g7', token: 't', log: 'LR', helped: false });
   assert.equal(queue.entries.length, 1);
   assert.equal(timers.length, 1);
   up = true;
   timers.shift()();
   await queue.flush();
   assert.equal(queue.entries.length, 0);
-  assert.deepEqual(sent, [['g7', { token: 't', log: 'LR', score: 4, name: 'Ada', helped: false }]]);
+  assert.deepEqual(sent, [['g7', { token: 't', log: 'LR', name: 'Ada', helped: false }]]);
   assert.equal(done[0].rank, 1);
 });
 
@@ -122,20 +159,60 @@ test('a submission waits for the nickname, and a refused one is dropped', async 
   assert.equal(done[0].status, 409);
 });
 
+const PLURALS = JSON.parse(fs.readFileSync(new URL('../vectors/plurals.json', import.meta.url), 'utf8')).categories;
+
 test('every language has every string, and Hebrew is right to left', () => {
-  const keys = Object.keys(LANGUAGES.en.strings).sort();
-  for (const [code, pack] of Object.entries(LANGUAGES)) {
-    assert.deepEqual(Object.keys(pack.strings).sort(), keys, code);
-    for (const k of keys) assert.ok(pack.strings[k].trim(), `${code}.${k}`);
+  const en = pack('en');
+  const keys = Object.keys(en.strings).sort();
+  for (const code of LANGUAGES) {
+    const p = pack(code);
+    assert.deepEqual(Object.keys(p.strings).sort(), keys, code);
+    for (const k of keys) {
+      const text = p.strings[k];
+      // a plural string has its "other" form, and only forms the language has
+      const forms = typeof text === 'object' ? text : { other: text };
+      assert.equal(typeof en.strings[k], typeof text, `${code}.${k}: plural in one language, not in another`);
+      assert.ok(forms.other?.trim(), `${code}.${k}`);
+      const categories = new Intl.PluralRules(p.locale).resolvedOptions().pluralCategories;
+      for (const form of Object.keys(forms)) assert.ok(categories.includes(form), `${code}.${k}.${form}`);
+      for (const f of Object.values(forms)) assert.ok(!/ {2}/.test(f), `${code}.${k} has a double space`);
+    }
   }
-  assert.equal(LANGUAGES.he.dir, 'rtl');
-  assert.deepEqual(['en', 'ru', 'th'].map((c) => LANGUAGES[c].dir), ['ltr', 'ltr', 'ltr']);
+  assert.equal(pack('he').dir, 'rtl');
+  assert.deepEqual(['en', 'ru', 'th'].map((c) => pack(c).dir), ['ltr', 'ltr', 'ltr']);
 });
 
-test('the language comes from the first supported candidate', () => {
-  assert.equal(pickLanguage([null, 'he-IL', 'en']), 'he');
-  assert.equal(pickLanguage(['fr', 'ru-RU']), 'ru');
-  assert.equal(pickLanguage(['fr']), 'en');
-  const t = new Translator('ru');
-  assert.equal(t.t('undosLeft', { n: 2 }), 'осталось 2');
+test('counted words agree with their number in every language', () => {
+  assert.equal(translator('en').t('sayUndo', { n: 1, score: 8 }), 'Move taken back. Score 8. 1 undo left.');
+  assert.equal(translator('en').t('sayUndo', { n: 2, score: 8 }), 'Move taken back. Score 8. 2 undos left.');
+  const ru = translator('ru');
+  assert.equal(ru.t('sayPoints', { n: 4, score: 12 }), '4 очка, счёт 12.');
+  assert.equal(ru.t('sayPoints', { n: 8, score: 20 }), '8 очков, счёт 20.');
+  assert.equal(ru.t('sayPoints', { n: 1, score: 1 }), '1 очко, счёт 1.');
+  assert.equal(ru.t('undosLeft', { n: 2 }), 'осталось 2');
+  assert.equal(translator('th').t('sayPoints', { n: 4, score: 1024 }), 'ได้ 4 คะแนน รวม 1,024');
+});
+
+test('the browser plural rules are the ones the server renders with (shared vectors)', () => {
+  for (const code of LANGUAGES) {
+    const rules = new Intl.PluralRules(pack(code).locale);
+    for (const [n, category] of Object.entries(PLURALS[code])) assert.equal(rules.select(Number(n)), category, `${code} ${n}`);
+  }
+});
+
+test('a link tries no connection while the browser is offline, and does once it is back', async () => {
+  const opened = [];
+  class FakeSocket {
+    constructor(url) { opened.push(url); this.readyState = 0; }
+    send() {}
+    close() {}
+  }
+  const api = { socketUrl: (id) => `ws://game.test/api/games/${id}/play` };
+  let online = false;
+  const link = new SocketLink(api, 'g1', { WebSocketImpl: FakeSocket, online: () => online });
+  const answer = await link.request({ op: 'state', token: 't' });
+  assert.deepEqual([answer.status, opened], [0, []]);
+  online = true;
+  link.request({ op: 'state', token: 't' });
+  assert.deepEqual(opened, ['ws://game.test/api/games/g1/play']);
 });

@@ -5,12 +5,13 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from game2048 import Game
+from game2048 import Game, slide
 from game2048.server import Settings, create_app
 
 POSTGRES_URL = os.environ.get("GAME2048_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -69,7 +70,7 @@ def settings(database_url: str) -> Settings:
     from game2048.server.config import normalise_database_url
 
     return Settings(database_url=normalise_database_url(database_url), secret=None, rate_limit="0",
-                    hint_rate_limit="0")
+                    hint_rate_limit="0", move_rate_limit="0", daily_tries=50)
 
 
 @pytest.fixture
@@ -85,8 +86,20 @@ def client(app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
         yield c
 
 
+PREFERENCE = ("L", "D", "R", "U")
+NAMES = {"L": "left", "D": "down", "R": "right", "U": "up"}
+
+
+def next_move(board: list[list[int]]) -> str | None:
+    """The first letter of L, D, R, U that changes ``board`` (the rules alone: no seed needed)."""
+    for letter in PREFERENCE:
+        if slide(board, NAMES[letter])[0] != board:
+            return letter
+    return None
+
+
 def play(size: int, seed: int, moves: int | None = None) -> Game:
-    """A deterministic game: the first legal move in the order left, down, right, up.
+    """A deterministic local game: the first legal move in the order left, down, right, up.
 
     Plays ``moves`` moves, or to the end when None.
     """
@@ -95,6 +108,35 @@ def play(size: int, seed: int, moves: int | None = None) -> Game:
         legal = game.legal_moves()
         game.move(next(d for d in ("left", "down", "right", "up") if d in legal))
     return game
+
+
+@dataclass
+class Played:
+    """A game played through the server, as the client saw it."""
+
+    issued: dict
+    log: str = ""
+    answers: list[dict] = field(default_factory=list)
+
+    @property
+    def last(self) -> dict:
+        return self.answers[-1] if self.answers else self.issued
+
+    @property
+    def board(self) -> list[list[int]]:
+        return self.last["board"]
+
+    @property
+    def score(self) -> int:
+        return self.last["score"]
+
+    @property
+    def at(self) -> int:
+        return self.last["at"]
+
+    @property
+    def over(self) -> bool:
+        return self.last["over"]
 
 
 class Api:
@@ -110,18 +152,45 @@ class Api:
         assert r.status_code == 201, r.text
         return r.json()
 
-    def finish(self, issued: dict, game: Game | None = None, *, name: str = "Ada", **fields: object):
-        body: dict[str, object] = {"token": issued["token"], "name": name}
-        if game is not None:
-            body |= {"log": game.log, "score": game.score}
-        body |= fields
+    def moves(self, issued: dict, at: int, moves: str, token: str | None = None):
+        body = {"token": token or issued["token"], "at": at, "moves": moves}
+        return self.client.post(f"/api/games/{issued['id']}/moves", json=body)
+
+    def play_on(self, played: Played, moves: int | None = 60) -> Played:
+        """Play up to ``moves`` more moves through the server, each chosen from the last answer's board."""
+        count = 0
+        while not played.over and (moves is None or count < moves):
+            letter = next_move(played.board)
+            if letter is None:
+                break
+            r = self.moves(played.issued, played.at, letter)
+            assert r.status_code == 200, r.text
+            played.log += letter
+            played.answers.append(r.json())
+            count += 1
+        return played
+
+    def served(self, size: int = 4, moves: int | None = 60, mode: str = "classic") -> Played:
+        """Start a game and play it through the server."""
+        return self.play_on(Played(self.start(size, mode)), moves)
+
+    def finish(self, issued: dict, *, name: str = "Ada", **fields: object):
+        body: dict[str, object] = {"token": issued["token"], "name": name} | fields
         return self.client.post(f"/api/games/{issued['id']}/finish", json=body)
 
     def honest(self, size: int = 4, moves: int | None = 60, name: str = "Ada", mode: str = "classic"):
-        """Start a game, play it, finish it: (issued, game, response)."""
-        issued = self.start(size, mode)
-        game = play(size, issued["seed"], moves)
-        return issued, game, self.finish(issued, game, name=name)
+        """Start a game, play it through the server, finish it: (issued, played, response)."""
+        played = self.served(size, moves, mode)
+        return played.issued, played, self.finish(played.issued, name=name)
+
+    def record(self, game: Game, *, name: str = "Ada", **fields: object):
+        """Send a local game as a practice record (``POST /api/records``); ``fields`` override."""
+        body = {"size": game.size, "seed": game.seed, "log": game.log, "score": game.score,
+                "name": name} | fields
+        return self.client.post("/api/records", json=body)
+
+    def state(self, issued: dict):
+        return self.client.post(f"/api/games/{issued['id']}/state", json={"token": issued["token"]})
 
     def stored(self, game_id: str) -> dict | None:
         r = self.client.get(f"/api/games/{game_id}")

@@ -1,65 +1,64 @@
-"""The JSON API end to end: honest games are verified, kept and ranked."""
+"""The JSON API end to end: games dealt by the server are kept, revealed and ranked."""
 
 from __future__ import annotations
 
-from datetime import date
+from game2048 import replay
 
-from game2048 import Game, replay
+OPENING_FIELDS = {"id", "token", "size", "mode", "date", "board", "score", "at", "undos_left", "over", "won"}
 
 
-def test_new_game_issues_seed_and_token(api):
+def test_a_new_game_opens_with_two_tiles_and_no_seed(api):
     issued = api.start(5)
+    assert set(issued) == OPENING_FIELDS
     assert issued["size"] == 5 and issued["mode"] == "classic" and issued["date"] is None
-    assert 0 <= issued["seed"] < 2**53
-    assert issued["id"] and issued["token"]
+    opening = (issued["at"], issued["score"], issued["undos_left"], issued["over"], issued["won"])
+    assert opening == (0, 0, 3, False, False)
+    assert len([v for row in issued["board"] for v in row if v]) == 2
 
 
-def test_honest_game_is_verified_ranked_and_kept(api):
-    issued, game, r = api.honest(4, moves=None)
+def test_honest_game_is_verified_ranked_kept_and_its_seed_revealed(api):
+    _, played, r = api.honest(4, moves=None)
     assert r.status_code == 200, r.text
-    assert r.json() == {"verified": True, "ranked": True, "score": game.score,
-                        "max_tile": game.max_tile, "rank": 1}
-    record = api.stored(issued["id"])
-    assert record["log"] == game.log and record["seed"] == issued["seed"] and record["name"] == "Ada"
-    assert replay(record["size"], record["seed"], record["log"]).score == record["score"]
+    answer = r.json()
+    assert answer["verified"] and answer["ranked"] and answer["rank"] == 1 and answer["score"] == played.score
+    record = api.stored(played.issued["id"])
+    assert record["log"] == played.log and record["seed"] == answer["seed"] and record["name"] == "Ada"
+    again = replay(record["size"], record["seed"], record["log"])
+    assert again.board == played.board and again.score == record["score"] == played.score
+    assert record["start"] is None
 
 
 def test_finishing_mid_game_counts(api):
-    _issued, game, r = api.honest(6, moves=10)
-    assert r.status_code == 200 and r.json()["ranked"] is True and not game.over
+    _, played, r = api.honest(6, moves=10)
+    assert r.status_code == 200 and r.json()["ranked"] is True and not played.over
 
 
-def test_game_finishes_once(api):
-    issued, game, _r = api.honest()
-    again = api.finish(issued, game)
-    assert again.status_code == 409 and "already finished" in again.json()["error"]
+def test_finishing_again_gives_the_same_answer(api):
+    _, played, first = api.honest()
+    again = api.finish(played.issued, name="Someone else")
+    assert again.status_code == 200 and again.json() == first.json()
+    assert api.stored(played.issued["id"])["name"] == "Ada"
 
 
 def test_undo_game_is_kept_but_not_ranked(api):
-    issued = api.start(4)
-    game = Game(4, issued["seed"])
-    game.move("left") or game.move("right")
-    game.undo()
-    game.move("up") or game.move("down")
-    r = api.finish(issued, game)
+    played = api.served(4, 3)
+    assert api.moves(played.issued, played.at, "Z").status_code == 200
+    r = api.finish(played.issued)
     assert r.status_code == 200 and r.json()["ranked"] is False and r.json()["rank"] is None
-    assert api.stored(issued["id"])["ranked"] is False
+    assert api.stored(played.issued["id"])["ranked"] is False
     assert api.client.get("/api/leaderboard").json()["entries"] == []
 
 
 def test_solver_helped_game_is_kept_but_not_ranked(api):
-    issued = api.start(4)
-    game = api.play(4, issued["seed"], 20)
-    r = api.finish(issued, game, helped=True)
+    played = api.served(4, 20)
+    r = api.finish(played.issued, helped=True)
     assert r.status_code == 200 and r.json()["ranked"] is False
-    assert api.stored(issued["id"])["ranked"] is False
+    assert api.stored(played.issued["id"])["ranked"] is False
 
 
 def test_leaderboard_best_first_ties_to_earlier_finish(api):
-    games = []
     for name, moves in [("short", 5), ("long", 80), ("tie", 80), ("mid", 30)]:
-        issued, game, _r = api.honest(4, moves, name=name)
-        games.append((name, issued, game))
+        api.honest(4, moves, name=name)
     board = api.client.get("/api/leaderboard", params={"size": 4}).json()
     scores = [e["score"] for e in board["entries"]]
     assert scores == sorted(scores, reverse=True)
@@ -69,13 +68,20 @@ def test_leaderboard_best_first_ties_to_earlier_finish(api):
         assert by_name["long"]["rank"] < by_name["tie"]["rank"]
     entry = board["entries"][0]
     assert set(entry) == {"rank", "name", "score", "max_tile", "moves", "game_id", "finished_at"}
+    assert entry["game_id"] is not None
 
 
 def test_rank_in_finish_answer_matches_leaderboard(api):
     for moves in (10, 50, 30, 50):
-        issued, _, r = api.honest(3, moves)
+        _, played, r = api.honest(3, moves)
         board = api.client.get("/api/leaderboard", params={"size": 3}).json()["entries"]
-        assert {e["game_id"]: e["rank"] for e in board}[issued["id"]] == r.json()["rank"]
+        assert {e["game_id"]: e["rank"] for e in board}[played.issued["id"]] == r.json()["rank"]
+
+
+def test_a_retried_finish_keeps_the_rank_it_had(api):
+    _, low, first = api.honest(4, 5)
+    api.honest(4, 80)  # a better game finished later
+    assert api.finish(low.issued).json()["rank"] == first.json()["rank"]
 
 
 def test_leaderboards_are_per_size(api):
@@ -90,33 +96,19 @@ def test_limit_caps_entries(api):
     assert len(api.client.get("/api/leaderboard", params={"size": 3, "limit": 2}).json()["entries"]) == 2
 
 
-def test_daily_game_has_one_seed_per_date_and_size(api):
-    a, b, c = api.start(4, "daily"), api.start(4, "daily"), api.start(5, "daily")
-    assert a["seed"] == b["seed"] != c["seed"]
-    assert a["id"] != b["id"] and a["date"] == c["date"]
-    assert api.start(4)["seed"] != a["seed"]
-
-
-def test_daily_leaderboard_is_separate_from_all_time(api):
-    issued, _game, r = api.honest(4, 40, mode="daily")
-    assert r.status_code == 200 and r.json()["ranked"]
-    daily = api.client.get("/api/leaderboard", params={"size": 4, "mode": "daily"}).json()
-    assert daily["date"] == issued["date"] and [e["game_id"] for e in daily["entries"]] == [issued["id"]]
-    assert api.client.get("/api/leaderboard", params={"size": 4}).json()["entries"] == []
-    other_day = api.client.get("/api/leaderboard", params={"size": 4, "mode": "daily", "date": "2001-01-01"})
-    assert other_day.json()["entries"] == []
-
-
 def test_unfinished_game_has_no_public_record(api):
-    issued = api.start()
-    r = api.client.get(f"/api/games/{issued['id']}")
-    assert r.status_code == 404 and "error" in r.json()
+    played = api.served(4, 5)
+    r = api.client.get(f"/api/games/{played.issued['id']}")
+    assert r.status_code == 404 and set(r.json()) == {"error"}
 
 
 def test_openapi_describes_the_api(client):
     paths = client.get("/openapi.json").json()["paths"]
-    assert {"/api/games", "/api/games/{game_id}/finish", "/api/leaderboard", "/api/games/{game_id}",
+    assert {"/api/games", "/api/games/{game_id}/moves", "/api/games/{game_id}/state",
+            "/api/games/{game_id}/finish", "/api/records", "/api/leaderboard", "/api/games/{game_id}",
             "/api/hint"} <= set(paths)
+    opened = client.get("/openapi.json").json()["components"]["schemas"]["NewGameOut"]["properties"]
+    assert "seed" not in opened and "board" in opened
 
 
 def test_secret_survives_restart(settings):
@@ -129,22 +121,6 @@ def test_secret_survives_restart(settings):
     finally:
         first.state.engine.dispose()
         second.state.engine.dispose()
-
-
-def test_configured_secret_decides_daily_seeds(settings):
-    from dataclasses import replace
-
-    from game2048.server import create_app
-    from game2048.server.seeds import daily_seed
-
-    app = create_app(replace(settings, secret="s3cret"))
-    try:
-        from fastapi.testclient import TestClient
-
-        issued = TestClient(app).post("/api/games", json={"size": 4, "mode": "daily"}).json()
-        assert issued["seed"] == daily_seed("s3cret", date.fromisoformat(issued["date"]), 4)
-    finally:
-        app.state.engine.dispose()
 
 
 def test_index_serves_the_browser_game(client):

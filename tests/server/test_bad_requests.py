@@ -36,7 +36,7 @@ def test_malformed_json_is_refused(client, raw):
 
 
 def _finish_body(**override):
-    return {"token": "t", "log": "", "score": 0, "name": "Ada", **override}
+    return {"token": "t", "name": "Ada", **override}
 
 
 BAD_FINISHES = [
@@ -49,9 +49,6 @@ BAD_FINISHES = [
     ("bidi override in name", {"name": "a\u202eb"}, "control"),
     ("lone surrogate in name", {"name": "a\ud800"}, ""),
     ("name as number", {"name": 5}, "name"),
-    ("score as text", {"score": "100"}, "score"),
-    ("negative score", {"score": -4}, "score"),
-    ("huge score", {"score": 2**64}, "score"),
     ("log as list", {"log": ["L"]}, "log"),
     ("helped as text", {"helped": "yes"}, "helped"),
     ("missing token", {"token": None}, "token"),
@@ -60,7 +57,8 @@ BAD_FINISHES = [
 
 @pytest.mark.parametrize(("what", "override", "words"), BAD_FINISHES, ids=[w for w, _, _ in BAD_FINISHES])
 def test_bad_finish_is_refused_and_nothing_stored(api, what, override, words):
-    issued = api.start()
+    played = api.served(4, 3)
+    issued = played.issued
     body = {**_finish_body(token=issued["token"]), **override}
     body = {k: v for k, v in body.items() if v is not None}
     raw = json.dumps(body).encode()  # ASCII escapes, so a lone surrogate can be sent at all
@@ -69,22 +67,74 @@ def test_bad_finish_is_refused_and_nothing_stored(api, what, override, words):
     assert 400 <= r.status_code < 500, (what, r.text)
     assert set(r.json()) == {"error"} and words in r.json()["error"], r.json()
     assert api.stored(issued["id"]) is None
-    assert api.finish(issued, log="", score=0).status_code == 200  # the game is still open
+    assert api.finish(issued).status_code == 200  # the game is still open
+
+
+BAD_MOVES = [
+    ("at as text", {"at": "0"}, "at"),
+    ("negative at", {"at": -1}, "at"),
+    ("huge at", {"at": 2**40}, "at"),
+    ("moves as list", {"moves": ["L"]}, "moves"),
+    ("no moves", {"moves": ""}, "moves"),
+    ("65 moves", {"moves": "L" * 65}, "moves"),
+    ("lower case", {"moves": "l"}, "'l'"),
+    ("nul", {"moves": "L\x00"}, ""),
+    ("missing at", {"at": None}, "at"),
+    ("token as number", {"token": 5}, "token"),
+]
+
+
+@pytest.mark.parametrize(("what", "override", "words"), BAD_MOVES, ids=[w for w, _, _ in BAD_MOVES])
+def test_bad_moves_are_refused_and_change_nothing(api, what, override, words):
+    issued = api.start(4)
+    body = {"token": issued["token"], "at": 0, "moves": "L", **override}
+    body = {k: v for k, v in body.items() if v is not None}
+    r = api.client.post(f"/api/games/{issued['id']}/moves", json=body)
+    assert 400 <= r.status_code < 500, (what, r.text)
+    assert set(r.json()) == {"error"} and words in r.json()["error"], r.json()
+    assert api.state(issued).json()["at"] == 0
+
+
+BAD_RECORDS = [
+    ("seed too large", {"seed": 2**53}, "seed"),
+    ("negative seed", {"seed": -1}, "seed"),
+    ("seed as text", {"seed": "5"}, "seed"),
+    ("size 7", {"size": 7}, "size"),
+    ("score as text", {"score": "0"}, "score"),
+    ("huge score", {"score": 2**64}, "score"),
+    ("log as number", {"log": 5}, "log"),
+    ("start as list", {"start": [[2]]}, "start"),
+    ("start board of text", {"start": {"board": "2048"}}, "start"),
+    ("bad name", {"name": "a\u202eb"}, "control"),
+    ("missing seed", {"seed": None}, "seed"),
+]
+
+
+@pytest.mark.parametrize(("what", "override", "words"), BAD_RECORDS, ids=[w for w, _, _ in BAD_RECORDS])
+def test_bad_practice_records_are_refused(api, what, override, words):
+    body = {"size": 4, "seed": 5, "log": "", "score": 0, "name": "Ada", **override}
+    body = {k: v for k, v in body.items() if v is not None}
+    r = api.client.post("/api/records", json=body)
+    assert 400 <= r.status_code < 500, (what, r.text)
+    assert set(r.json()) == {"error"} and words in r.json()["error"], r.json()
 
 
 def test_name_of_24_characters_in_any_script_is_fine(api):
     for name in ("x" * 24, "שחקן מספר אחד", "Игрок", "ผู้เล่น", "<script>alert(1)</script>"[:24]):
         issued = api.start()
-        r = api.finish(issued, log="", score=0, name=name)
+        r = api.finish(issued, name=name)
         assert r.status_code == 200, (name, r.text)
         assert api.stored(issued["id"])["name"] == name
 
 
 def test_log_over_the_limit_is_refused(api):
     issued = api.start()
-    r = api.finish(issued, log="L" * (MAX_LOG + 1), score=0)
+    r = api.finish(issued, log="L" * (MAX_LOG + 1))
     assert r.status_code in (413, 422) and "error" in r.json()
     assert api.stored(issued["id"]) is None
+    r = api.client.post("/api/records", json={"size": 4, "seed": 1, "log": "L" * (MAX_LOG + 1), "score": 0,
+                                              "name": "a"})
+    assert r.status_code in (413, 422) and "error" in r.json()
 
 
 def test_body_over_the_limit_is_refused(client):
@@ -130,6 +180,8 @@ def test_too_long_game_id_is_refused(client):
 def test_game_ids_that_cannot_exist_are_404(api, game_id):
     assert api.client.get(f"/api/games/{game_id}").status_code == 404
     r = api.client.post(f"/api/games/{game_id}/finish", json=_finish_body())
+    assert r.status_code == 404 and set(r.json()) == {"error"}
+    r = api.client.post(f"/api/games/{game_id}/moves", json={"token": "t", "at": 0, "moves": "L"})
     assert r.status_code == 404 and set(r.json()) == {"error"}
     assert api.client.get(f"/games/{game_id}").status_code == 404
 

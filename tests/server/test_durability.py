@@ -1,15 +1,11 @@
-"""SIGKILL during a burst of finishes: every acknowledged score is there after a restart.
+"""SIGKILL during a burst of moves and finishes: every acknowledged move and score is there after a
+restart, and every game in play goes on from its last acknowledged move.
 
-Runs the real server (``game2048 serve``) in a subprocess on the test's database.
+Runs the real server (``game2048 serve --workers 2``) in a subprocess on the test's database.
 """
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -17,101 +13,114 @@ from pathlib import Path
 
 import httpx
 
-from game2048 import Game
+from game2048 import replay
 
-GAMES = 60
-#: Finishes in flight at once when the server is killed.
-CLIENTS = 20
+from .conftest import next_move
+from .serving import Server, fresh_post
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+GAMES = 8
+FINISHED = 12
 
 
-class Server:
-    """``game2048 serve`` in a subprocess."""
-
-    def __init__(self, db: str, log: Path) -> None:
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_SECRET": "durability"}
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", "from game2048.cli import app; app()", "serve",
-             "--host", "127.0.0.1", "--port", str(self.port), "--db", db],
-            env=env, stdout=log.open("ab"), stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/api/leaderboard", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.kill()
-        raise RuntimeError("the server did not start in 30 s")
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(10)
-
-
-def _play(size: int, seed: int, moves: int) -> Game:
-    game = Game(size, seed)
-    while not game.over and game.moves < moves:
-        legal = game.legal_moves()
-        game.move(next(d for d in ("left", "down", "right", "up") if d in legal))
-    return game
-
-
-def test_acknowledged_scores_survive_sigkill(database_url: str, tmp_path: Path) -> None:
+def test_acknowledged_moves_and_finishes_survive_sigkill(database_url: str, tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    server = Server(database_url, log)
-    acked: dict[str, int] = {}
+    server = Server(database_url, log, workers=2)
+    acked: dict[str, list[dict]] = {}  # game id -> answers acknowledged, in order
+    sent: dict[str, str] = {}  # game id -> letters sent (the last one may be unacknowledged)
+    scores: dict[str, dict] = {}  # finished game id -> the finish answer
+    stop = threading.Event()
+    lock = threading.Lock()
     try:
-        with httpx.Client(base_url=server.url, timeout=10) as http:
-            issued = [http.post("/api/games", json={"size": 4}).json() for _ in range(GAMES)]
-        played = {i["id"]: _play(4, i["seed"], 60 + n % 40) for n, i in enumerate(issued)}
-        lock = threading.Lock()
-        enough = threading.Event()
+        with httpx.Client(base_url=server.url, timeout=20) as http:
+            games = [http.post("/api/games", json={"size": 4}).json() for _ in range(GAMES + FINISHED)]
+            to_finish = games[GAMES:]
+            for issued in to_finish:  # a few moves each, then finished in the burst below
+                r = http.post(f"/api/games/{issued['id']}/moves",
+                              json={"token": issued["token"], "at": 0, "moves": next_move(issued["board"])})
+                assert r.status_code == 200, r.text
+        games = games[:GAMES]
 
-        def finish(game: dict) -> None:
-            g = played[game["id"]]
-            body = {"token": game["token"], "log": g.log, "score": g.score, "name": "durable"}
+        def mover(issued: dict) -> None:
+            acked[issued["id"]], sent[issued["id"]] = [], ""
+            board, at = issued["board"], 0
+            while not stop.is_set():
+                letter = next_move(board)
+                if letter is None:
+                    return
+                sent[issued["id"]] += letter
+                try:
+                    r = fresh_post(server.url, f"/api/games/{issued['id']}/moves",
+                                   {"token": issued["token"], "at": at, "moves": letter})
+                except httpx.HTTPError:
+                    return  # the server died before answering: not acknowledged
+                if r.status_code != 200:
+                    return
+                with lock:
+                    acked[issued["id"]].append(r.json())
+                board, at = r.json()["board"], r.json()["at"]
+
+        def finisher(issued: dict) -> None:
             try:
-                r = http.post(f"/api/games/{game['id']}/finish", json=body)
+                r = fresh_post(server.url, f"/api/games/{issued['id']}/finish",
+                               {"token": issued["token"], "name": "durable"})
             except httpx.HTTPError:
-                return  # the server died before answering: not acknowledged
+                return
             if r.status_code == 200:
                 with lock:
-                    acked[game["id"]] = r.json()["score"]
-                    if len(acked) >= GAMES // 3:
-                        enough.set()
+                    scores[issued["id"]] = r.json()
 
-        limits = httpx.Limits(max_connections=CLIENTS)
-        with httpx.Client(base_url=server.url, timeout=10, limits=limits) as http, \
-                ThreadPoolExecutor(CLIENTS) as pool:
-            for game in issued:
-                pool.submit(finish, game)
-            assert enough.wait(60), "too few finishes were acknowledged"
+        with ThreadPoolExecutor(GAMES + 4) as pool:
+            for issued in games:
+                pool.submit(mover, issued)
+            deadline = time.monotonic() + 60
+            while sum(len(a) for a in acked.values()) < 20 * GAMES and time.monotonic() < deadline:
+                time.sleep(0.05)
+            for issued in to_finish:
+                pool.submit(finisher, issued)
+            while len(scores) < FINISHED // 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
             server.kill()  # SIGKILL in the middle of the burst
+            stop.set()
     finally:
         server.kill()
 
-    assert GAMES // 3 <= len(acked) < GAMES, "the kill should land during the burst"
-    restarted = Server(database_url, log)
+    assert sum(len(a) for a in acked.values()) >= 20 * GAMES, "too few moves were acknowledged"
+    assert scores, "no finish was acknowledged before the kill"
+    restarted = Server(database_url, log, workers=2)
     try:
+        for issued in games:
+            answers = acked[issued["id"]]
+            last = answers[-1]
+            token = issued["token"]
+            state = fresh_post(restarted.url, f"/api/games/{issued['id']}/state", {"token": token}).json()
+            # the acknowledged moves are there; at most the one in flight was applied without an answer
+            assert state["log"][:last["at"]] == sent[issued["id"]][:last["at"]]
+            assert last["at"] <= state["at"] <= last["at"] + 1
+            # the client goes on from its last acknowledged answer: resending the letter in flight
+            # is a retry or a new move, either way the game continues
+            letter = sent[issued["id"]][last["at"]] if len(sent[issued["id"]]) > last["at"] else next_move(
+                last["board"])
+            r = fresh_post(restarted.url, f"/api/games/{issued['id']}/moves",
+                           {"token": token, "at": last["at"], "moves": letter})
+            assert r.status_code == 200, r.text
+            answers.append(r.json())
+            done = fresh_post(restarted.url, f"/api/games/{issued['id']}/finish",
+                              {"token": token, "name": "n"})
+            assert done.status_code == 200, done.text
+            # the revealed record replays to every board the client was dealt
+            boards = {a["at"]: a["board"] for a in answers}
+            game = replay(4, done.json()["seed"], "")
+            for i, played in enumerate(state["log"][:last["at"]] + letter):
+                game.move(played)
+                assert boards.get(i + 1, game.board) == game.board
         with httpx.Client(base_url=restarted.url, timeout=10) as http:
-            for game_id, score in acked.items():
+            for game_id, answer in scores.items():
                 r = http.get(f"/api/games/{game_id}")
                 assert r.status_code == 200, (game_id, r.text)
-                assert r.json()["score"] == score and r.json()["log"] == played[game_id].log
-            board = http.get("/api/leaderboard", params={"size": 4, "limit": 100}).json()["entries"]
-            ids = [e["game_id"] for e in board]
-            assert len(ids) == len(set(ids)) and set(acked) <= set(ids)
+                assert r.json()["score"] == answer["score"] and r.json()["seed"] == answer["seed"]
+                again = fresh_post(restarted.url, f"/api/games/{game_id}/finish",
+                                   {"token": next(g["token"] for g in to_finish if g["id"] == game_id),
+                                    "name": "durable"})
+                assert again.status_code == 200 and again.json() == answer
     finally:
         restarted.kill()

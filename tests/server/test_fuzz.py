@@ -9,6 +9,7 @@ from pathlib import Path
 
 import schemathesis
 from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
 from schemathesis.generation import GenerationMode
 
 from game2048.server import Settings, create_app
@@ -36,5 +37,8 @@ def test_fuzzed_requests_never_get_a_5xx(tmp_path: Path) -> None:
                 if response.status_code >= 400:
                     assert set(response.json()) == {"error"}, response.text
 
-            check()
+            try:
+                check()
+            except Unsatisfiable:  # nothing to get wrong in a route without parameters (/healthz)
+                assert mode == GenerationMode.NEGATIVE, operation.label
     app.state.engine.dispose()

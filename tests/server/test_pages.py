@@ -6,11 +6,11 @@ import pytest
 
 
 def test_leaderboard_page_lists_ranked_games_with_links(api):
-    issued, game, _ = api.honest(4, 30, name="Grace")
+    _, played, _ = api.honest(4, 30, name="Grace")
     page = api.client.get("/leaderboard?size=4")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert "Grace" in page.text and f'href="/games/{issued["id"]}"' in page.text
-    assert str(game.score) in page.text
+    assert "Grace" in page.text and f'href="/games/{played.issued["id"]}"' in page.text
+    assert str(played.score) in page.text
 
 
 def test_names_render_as_text(api):
@@ -21,12 +21,17 @@ def test_names_render_as_text(api):
 
 
 def test_game_page_shows_record_and_replay(api):
-    issued, game, _ = api.honest(4, 25, name="<b>Linus</b>")
-    page = api.client.get(f"/games/{issued['id']}")
+    _, played, done = api.honest(4, 25, name="<b>Linus</b>")
+    page = api.client.get(f"/games/{played.issued['id']}")
     assert page.status_code == 200
     assert "&lt;b&gt;Linus&lt;/b&gt;" in page.text and "<b>Linus</b>" not in page.text
-    assert game.log in page.text and str(issued["seed"]) in page.text
+    assert played.log in page.text and str(done.json()["seed"]) in page.text
     assert 'id="replay-frames"' in page.text
+
+
+def test_a_game_in_play_has_no_page(api):
+    played = api.served(4, 5)
+    assert api.client.get(f"/games/{played.issued['id']}").status_code == 404
 
 
 def test_missing_game_page_is_404_html(client):
@@ -35,9 +40,9 @@ def test_missing_game_page_is_404_html(client):
 
 
 def test_daily_leaderboard_page(api):
-    issued, _, _ = api.honest(3, 10, name="Daily", mode="daily")
-    page = api.client.get(f"/leaderboard?size=3&mode=daily&date={issued['date']}")
-    assert "Daily" in page.text and issued["date"] in page.text
+    _, played, _ = api.honest(3, 10, name="Daily", mode="daily")
+    page = api.client.get(f"/leaderboard?size=3&mode=daily&date={played.issued['date']}")
+    assert "Daily" in page.text and played.issued["date"] in page.text
 
 
 @pytest.mark.parametrize(("lang", "word"), [("en", "Leaderboard"), ("he", "טבלת שיאים"),

@@ -36,9 +36,41 @@ def test_finishing_counts_against_the_same_limit(settings):
     try:
         client = TestClient(app)
         issued = client.post("/api/games", json={"size": 4}).json()
-        body = {"token": issued["token"], "log": "", "score": 0, "name": "a"}
+        body = {"token": issued["token"], "name": "a"}
         assert client.post(f"/api/games/{issued['id']}/finish", json=body).status_code == 200
         assert client.post(f"/api/games/{issued['id']}/finish", json=body).status_code == 429
+    finally:
+        app.state.engine.dispose()
+
+
+def test_moves_have_a_limit_of_their_own(settings):
+    app = _app(settings, rate_limit="2/minute", move_rate_limit="3/minute")
+    try:
+        client = TestClient(app)
+        issued = client.post("/api/games", json={"size": 4}).json()
+        body = {"token": issued["token"], "at": 0, "moves": "Z"}
+        codes = [client.post(f"/api/games/{issued['id']}/moves", json=body).status_code for _ in range(4)]
+        assert codes == [422, 422, 422, 429]
+        with client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+            ws.send_json({"op": "moves", **body})
+            answer = ws.receive_json()
+            assert answer["status"] == 429 and "too many" in answer["error"]
+        assert client.post("/api/games", json={"size": 4}).status_code == 201  # a separate count
+    finally:
+        app.state.engine.dispose()
+
+
+def test_a_retry_from_far_back_counts_like_a_finish(settings):
+    from .conftest import Api, Played
+
+    app = _app(settings, rate_limit="2/minute", move_rate_limit="0")
+    try:
+        api = Api(TestClient(app))
+        played = api.play_on(Played(api.start(4)), 5)
+        assert api.moves(played.issued, 4, played.log[4]).status_code == 200  # the last answer: free
+        # a replay counts like a finish: the start and this one use the two of this minute
+        assert api.moves(played.issued, 1, played.log[1]).status_code == 200
+        assert api.moves(played.issued, 2, played.log[2]).status_code == 429
     finally:
         app.state.engine.dispose()
 
@@ -59,6 +91,9 @@ def test_limits_are_per_client():
 def test_settings_read_the_environment():
     s = Settings.from_env("sqlite:///x.db", env={"GAME2048_RATE_LIMIT": "0", "REDIS_URL": "redis://h:6379/0"})
     assert s.rate_limit == "0" and s.hint_rate_limit == "0" and s.redis_url == "redis://h:6379/0"
+    assert s.move_rate_limit == "0"
+    s = Settings.from_env("sqlite:///x.db", env={"GAME2048_DAILY_TRIES": "5", "GAME2048_IDLE_DAYS": "2.5"})
+    assert (s.daily_tries, s.idle_days, s.move_rate_limit) == (5, 2.5, "50/second")
     assert Settings.from_env("postgresql://u@h/d", env={}).database_url == "postgresql+psycopg://u@h/d"
 
 

@@ -3,14 +3,24 @@
 The colours are ``var(--c0)`` … ``var(--c5)`` and ``var(--fg)``, so a chart
 follows the page into dark mode; every chart on the site has a table with the
 same figures beside it.
+
+A chart is drawn WIDTH units wide with text of at least MIN_FONT units, and
+scales with the page: on a 360 px phone (328 px of content) its smallest text
+is 328 / 480 × 17 ≈ 11.6 px, and the page caps the chart at 36rem, where it is
+about 20 px.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
 
 from markupsafe import Markup
+
+#: The chart's width in SVG units, and its smallest text in the same units.
+WIDTH = 480
+MIN_FONT = 17
 
 _SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 _COMMENT = re.compile(r"<!--.*?-->", re.S)
@@ -30,12 +40,12 @@ def _style():  # type: ignore[no-untyped-def]
         colors=tuple(f"var(--c{i})" for i in range(6)),
         value_colors=("var(--fg)",) * 6,
         font_family="inherit",
-        label_font_size=13,
-        major_label_font_size=13,
-        legend_font_size=14,
-        title_font_size=16,
-        value_font_size=12,
-        tooltip_font_size=13,
+        label_font_size=MIN_FONT,
+        major_label_font_size=MIN_FONT,
+        legend_font_size=MIN_FONT,
+        title_font_size=MIN_FONT + 2,
+        value_font_size=MIN_FONT,
+        tooltip_font_size=MIN_FONT,
     )
 
 
@@ -54,14 +64,14 @@ def bar_chart(
     """
     import pygal
 
-    columns = min(len(series), 2) or 1
-    legend_rows = -(-len(series) // columns) if len(series) > 1 else 0
+    columns = 1
+    legend_rows = len(series) if len(series) > 1 else 0
     chart = pygal.Bar(
         style=_style(),
         js=[],
         disable_xml_declaration=True,
-        width=760,
-        height=380 + 30 * legend_rows,
+        width=WIDTH,
+        height=340 + 28 * legend_rows,
         title=title,
         x_title=x_title or None,
         y_title=y_title or None,
@@ -72,11 +82,17 @@ def bar_chart(
         legend_at_bottom_columns=columns,
         show_y_guides=True,
         truncate_legend=-1,
+        truncate_label=-1,
+        # many groups on a narrow chart: slanted labels keep every digit
+        x_label_rotation=-40 if len(x_labels) > 6 else 0,
         value_formatter=(lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:,.0f}"),
         range=(0, 1) if percent else None,
         margin=12,
         margin_bottom=12 + 12 * legend_rows,
     )
+    # pygal names each chart by a random uuid; one made from the figures keeps a page's bytes,
+    # and so its compressed length and ETag, the same on every request
+    chart.uuid = hashlib.sha256(repr((title, list(x_labels), list(series))).encode()).hexdigest()[:32]
     chart.x_labels = list(x_labels)
     for name, values in series:
         chart.add(name, list(values))

@@ -31,6 +31,23 @@ COOKIE = "lang"
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
         "site": "2048",
+        "desc_rules": (
+            "The complete rules of 2048: how tiles slide and merge, scoring, "
+            "winning, game over, and the edge cases, with worked examples."
+        ),
+        "desc_strategy": (
+            "The corner method for 2048 against the usual mistakes, "
+            "measured over thousands of simulated games."
+        ),
+        "desc_boards": "How hard 2048 is on 3×3, 4×4, 5×5 and 6×6 boards, measured by simulation.",
+        "desc_solver": (
+            "How the built-in 2048 solver chooses its moves "
+            "(expectimax) and how strong it measured."
+        ),
+        "desc_leaderboard": (
+            "2048 leaderboards per board size, all time and daily; every "
+            "score replayed and verified by the server."
+        ),
         "tagline": "Free 2048 on boards from 3×3 to 6×6, with verified scores",
         "nav_label": "Site",
         "nav_play": "Play",
@@ -73,6 +90,17 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "he": {
         "site": "2048",
+        "desc_rules": (
+            "החוקים המלאים של 2048: איך אריחים מחליקים ומתאחדים, ניקוד, "
+            "ניצחון, סוף המשחק ומקרי הקצה, עם דוגמאות."
+        ),
+        "desc_strategy": "שיטת הפינה ב־2048 מול הטעויות הנפוצות, במדידה על אלפי משחקים מדומים.",
+        "desc_boards": "כמה קשה 2048 על לוחות 3×3, 4×4, 5×5 ו־6×6, לפי מדידה בסימולציה.",
+        "desc_solver": "איך הפותר המובנה של 2048 בוחר מהלכים (expectimax) ועד כמה הוא חזק במדידה.",
+        "desc_leaderboard": (
+            "טבלאות השיאים של 2048 לכל גודל לוח, של כל הזמנים "
+            "ויומיות; השרת משחזר ומאמת כל ניקוד."
+        ),
         "tagline": "2048 בחינם על לוחות מ־3×3 עד 6×6, עם ניקוד מאומת",
         "nav_label": "אתר",
         "nav_play": "משחק",
@@ -115,6 +143,20 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "ru": {
         "site": "2048",
+        "desc_rules": (
+            "Полные правила 2048: как плитки сдвигаются и сливаются, очки, "
+            "победа, конец игры и тонкие случаи — с примерами."
+        ),
+        "desc_strategy": "Метод угла в 2048 против типичных ошибок — по тысячам смоделированных партий.",
+        "desc_boards": "Насколько трудна 2048 на досках 3×3, 4×4, 5×5 и 6×6 — по результатам моделирования.",
+        "desc_solver": (
+            "Как встроенный решатель 2048 выбирает ход (expectimax) "
+            "и насколько он силён по измерениям."
+        ),
+        "desc_leaderboard": (
+            "Рейтинги 2048 по размерам доски, за всё время и за день; "
+            "каждый счёт сервер переиграл и проверил."
+        ),
         "tagline": "Бесплатная 2048 на досках от 3×3 до 6×6 с проверенными результатами",
         "nav_label": "Разделы",
         "nav_play": "Играть",
@@ -157,6 +199,17 @@ STRINGS: dict[str, dict[str, str]] = {
     },
     "th": {
         "site": "2048",
+        "desc_rules": (
+            "กติกา 2048 ฉบับเต็ม: ไทล์เลื่อนและรวมกันอย่างไร "
+            "การคิดคะแนน การชนะ เกมจบ และกรณีพิเศษ พร้อมตัวอย่าง"
+        ),
+        "desc_strategy": "วิธีเข้ามุมใน 2048 เทียบกับข้อผิดพลาดที่พบบ่อย วัดจากเกมจำลองหลายพันเกม",
+        "desc_boards": "2048 บนกระดาน 3×3, 4×4, 5×5 และ 6×6 ยากแค่ไหน วัดด้วยการจำลอง",
+        "desc_solver": "ตัวแก้เกม 2048 ในตัวเลือกตาเดินอย่างไร (expectimax) และเก่งแค่ไหนจากการวัด",
+        "desc_leaderboard": (
+            "ตารางอันดับ 2048 ตามขนาดกระดาน ตลอดกาลและรายวัน "
+            "ทุกคะแนนเซิร์ฟเวอร์เล่นซ้ำและตรวจแล้ว"
+        ),
         "tagline": "เล่น 2048 ฟรีบนกระดาน 3×3 ถึง 6×6 พร้อมคะแนนที่ตรวจสอบแล้ว",
         "nav_label": "เมนู",
         "nav_play": "เล่น",
@@ -284,21 +337,35 @@ def direction(lang: str) -> str:
     return "rtl" if lang in RTL else "ltr"
 
 
-def language_links(path: str, query: Mapping[str, str], current: str) -> list[dict[str, Any]]:
-    """One chooser link per language: the same page and query with ``lang`` replaced."""
+def language_links(
+    path: str, query: Mapping[str, str], current: str, origin: str = ""
+) -> list[dict[str, Any]]:
+    """One chooser link per language: the same page and query with ``lang`` replaced.
+
+    ``href`` is relative (for the chooser), ``absolute`` starts with ``origin``
+    (for ``<link rel="alternate" hreflang>``, which must be absolute).
+    """
     links = []
     for code in LANGUAGES:
         params = {k: v for k, v in query.items() if k != "lang"}
         params["lang"] = code
+        href = f"{path}?{urlencode(params)}"
         links.append(
             {
                 "code": code,
                 "name": NATIVE_NAMES[code],
-                "href": f"{path}?{urlencode(params)}",
+                "href": href,
+                "absolute": origin + href,
                 "current": code == current,
             }
         )
     return links
+
+
+def _origin(request: Any) -> str:
+    """``scheme://host[:port]`` of the request (behind a proxy, as ``--proxy-headers`` reports it)."""
+    url = getattr(request, "url", None)
+    return f"{url.scheme}://{url.netloc}" if url is not None and url.netloc else ""
 
 
 def page_context(request: Any, active: str = "", lang: str | None = None) -> dict[str, Any]:
@@ -308,11 +375,14 @@ def page_context(request: Any, active: str = "", lang: str | None = None) -> dic
     strategy, boards or solver ("" for none).
     """
     lang = lang or pick_language(request)
+    origin = _origin(request)
+    rest = {k: v for k, v in request.query_params.items() if k != "lang"}
     return {
         "request": request,
         "lang": lang,
         "dir": direction(lang),
         "t": strings(lang),
-        "languages": language_links(request.url.path, request.query_params, lang),
+        "languages": language_links(request.url.path, request.query_params, lang, origin),
+        "x_default": origin + request.url.path + (f"?{urlencode(rest)}" if rest else ""),
         "active": active,
     }

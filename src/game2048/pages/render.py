@@ -17,6 +17,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from ..web.assets import asset_url
 from .i18n import COOKIE, LANGUAGES, page_context, strategy_name
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
@@ -24,6 +25,7 @@ TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
 templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
 templates.env.globals["LANGUAGES"] = LANGUAGES
 templates.env.globals["strategy_name"] = strategy_name
+templates.env.globals["asset"] = asset_url
 
 #: Digit group separator per language (Russian groups with a narrow no-break space).
 _GROUP = {"ru": "\u202f"}
@@ -71,4 +73,6 @@ def render(
     chosen = request.query_params.get("lang")
     if chosen in LANGUAGES and request.cookies.get(COOKIE) != chosen:
         response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="lax")
+    # the language follows these request headers: shared caches must keep one copy per value
+    response.headers["Vary"] = "Accept-Language, Cookie"
     return response

@@ -27,6 +27,7 @@ def _page(request: Request, page: str, **context: Any) -> HTMLResponse:
     lang = pick_language(request)
     if not (TEMPLATE_DIR / "pages" / f"{page}.{lang}.html").exists():
         lang = "en"
+    context.setdefault("description", strings(lang)[f"desc_{page}"])
     return render(request, f"pages/{page}.{lang}.html", page, lang=lang, **context)
 
 

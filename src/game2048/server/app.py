@@ -2,46 +2,51 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
-from fastapi import FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI
 from sqlalchemy.orm import sessionmaker
-from starlette.exceptions import HTTPException
+from starlette.middleware.gzip import GZipMiddleware
 
-from . import api, views
+from ..web.assets import STATIC_DIR, ReleaseStaticFiles
+from . import api, apidocs, errors, ops, play, views, ws
+from .bodies import ReadableBodies
 from .bodylimit import BodyLimit
 from .cache import AnswerCache
 from .config import Settings
+from .cpubudget import CpuBudget
 from .db import load_secret, make_engine, migrate
 from .games import ClientError
+from .head import HeadAsGet
+from .headers import SecurityHeaders
+from .live_store import make_store, utc_now
 from .ratelimit import RateLimiter
-
-STATIC_DIR = Path(__file__).resolve().parent.parent / "web" / "static"
+from .requestlog import RequestLog, setup_logging
 
 log = logging.getLogger(__name__)
 
-_PLACEHOLDER = (
-    "<!doctype html><meta charset=utf-8><title>2048</title>"
-    "<p>The browser game is not installed here. The API is at <a href=/docs>/docs</a>."
-)
+DESCRIPTION = f"""\
+Play 2048 against a server that deals the tiles. `POST /api/games` starts a
+ranked game and answers its opening board (the seed stays on the server);
+`POST /api/games/{{id}}/moves` plays moves and answers each new tile; `POST
+/api/games/{{id}}/finish` keeps the server's own record, replays it, ranks it and
+reveals the seed. The WebSocket `/api/games/{{id}}/play` carries the same
+requests as JSON messages (`{{"op": "moves" | "state" | "finish", ...}}`).
+Practice games (a seed the client chose) go to `POST /api/records`: verified by
+replay, kept, never ranked.
 
-DESCRIPTION = """\
-Play 2048 with server-issued seeds. `POST /api/games` starts a game; play it
-anywhere (the spawns follow from the seed); `POST /api/games/{id}/finish` sends
-the move log, which the server replays before it keeps and ranks the score.
+Every error answer is `{{"error": "..."}}` with a 4xx status; each route lists
+the ones it can give:
 
-Every error answer is `{"error": "..."}` with a 4xx status: 403 wrong token,
-404 unknown game, 409 already finished, 413 body or log too large, 422 a
-request that does not fit the schema or a record that does not verify,
-429 rate limit (see `Retry-After`).
+{errors.describe_statuses()}
 """
+
+#: How often each worker removes idle games.
+PURGE_EVERY = 3600.0
 
 
 @asynccontextmanager
@@ -50,7 +55,26 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         # numba loads (or, on a fresh install, compiles) the search once per process;
         # a daemon thread pays that now instead of the first player to ask for a hint
         threading.Thread(target=_warm_solver, name="warm-solver", daemon=True).start()
+    purging = asyncio.create_task(_purge_idle_games(app))
     yield
+    purging.cancel()
+
+
+async def _purge_idle_games(app: FastAPI) -> None:
+    """Remove games with no move for GAME2048_IDLE_DAYS, now and every hour (any worker may)."""
+    from datetime import timedelta
+
+    from fastapi.concurrency import run_in_threadpool
+
+    idle = timedelta(days=app.state.settings.idle_days)
+    while True:
+        try:
+            gone = await run_in_threadpool(app.state.store.purge, utc_now(), idle)
+            if gone:
+                log.info("removed %d idle games", gone)
+        except Exception:  # a store that is down now may be up at the next round
+            log.exception("could not remove idle games")
+        await asyncio.sleep(PURGE_EVERY)
 
 
 def _warm_solver() -> None:
@@ -68,19 +92,34 @@ def create_app(settings: Settings) -> FastAPI:
     migrate(engine)
     sessions = sessionmaker(engine, expire_on_commit=False)
 
-    app = FastAPI(title="game2048", version="0.1.0", description=DESCRIPTION, lifespan=_lifespan)
-    app.add_middleware(BodyLimit, limit=settings.max_body)
+    setup_logging()
+    app = FastAPI(title="game2048", version="0.1.0", description=DESCRIPTION, lifespan=_lifespan,
+                  docs_url=None, redoc_url=None)
+    # innermost first: each add_middleware wraps the ones before it
+    app.add_middleware(ReadableBodies)
+    app.add_middleware(BodyLimit, limit=settings.max_body, deadline=settings.body_deadline)
+    app.add_middleware(GZipMiddleware, minimum_size=500)  # text answers travel compressed
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(RequestLog)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = sessions
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.answers = AnswerCache(settings.answer_ttl)
+    app.state.store = make_store(engine, settings.redis_url, settings.idle_days)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
+        "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
     }
-    _error_handlers(app)
+    app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
+    app.state.hint_budget = CpuBudget(settings.hint_cpu_budget, settings.redis_url, namespace="hint-cpu")
+    errors.install(app, ClientError)
     app.include_router(api.router)
+    app.include_router(ws.router)
+    app.include_router(ops.router)
+    apidocs.install(app)
     app.include_router(views.router)
     try:
         from ..pages import router as pages_router
@@ -89,58 +128,10 @@ def create_app(settings: Settings) -> FastAPI:
     if pages_router is not None:
         app.include_router(pages_router)
 
-    @app.get("/", include_in_schema=False, response_model=None)
-    def index() -> FileResponse | HTMLResponse:
-        page = STATIC_DIR / "index.html"
-        if page.is_file():
-            return FileResponse(page, media_type="text/html")
-        return HTMLResponse(_PLACEHOLDER)
-
-    if STATIC_DIR.is_dir():
-        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.include_router(play.router)
+    # /static/<release>/… cached for a year, /static/… revalidated (web/assets.py)
+    app.mount("/static", ReleaseStaticFiles(directory=STATIC_DIR), name="static")
     return app
-
-
-def _error_handlers(app: FastAPI) -> None:
-    """One error shape for everything: ``{"error": "..."}``."""
-
-    @app.exception_handler(ClientError)
-    async def client_error(_request: Request, exc: ClientError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
-
-    @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": describe_validation(exc.errors())}, status_code=422)
-
-    @app.exception_handler(HTTPException)
-    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        message = {
-            404: f"nothing at {request.url.path}",
-            405: f"{request.method} is not allowed on {request.url.path}",
-        }.get(exc.status_code, str(exc.detail))
-        return JSONResponse({"error": message}, status_code=exc.status_code,
-                            headers=getattr(exc, "headers", None))
-
-    @app.exception_handler(Exception)
-    async def crash(_request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unhandled error", exc_info=exc)
-        return JSONResponse({"error": "internal error; nothing was stored"}, status_code=500)
-
-
-def describe_validation(errors: object) -> str:
-    """One line per problem, e.g. ``body.size: Input should be less than or equal to 6``."""
-    parts = []
-    for err in list(errors)[:3]:  # type: ignore[call-overload]
-        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
-        if err.get("type") == "json_invalid":
-            parts.append("the body is not valid JSON")
-        elif loc == "body" and err.get("type") in ("model_attributes_type", "dict_type"):
-            parts.append("the body must be a JSON object (sent as application/json)")
-        elif err.get("type") == "missing":
-            parts.append(f"{loc}: required")
-        else:
-            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
-    return "; ".join(parts) or "invalid request"
 
 
 def app_from_env() -> FastAPI:

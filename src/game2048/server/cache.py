@@ -1,4 +1,4 @@
-"""A short-lived in-process cache of leaderboard answers.
+"""In-process caches: short-lived leaderboard answers, and results that never change.
 
 Reads outnumber finishes by far, and a leaderboard that is up to a second old
 is as good as a fresh one. A worker clears its own cache whenever it accepts a
@@ -48,3 +48,44 @@ class AnswerCache:
     def clear(self) -> None:
         with self._lock:
             self._answers.clear()
+
+
+class BoundedLRU:
+    """Least-recently-used values up to ``max_bytes`` in all (each value's size is given by the caller).
+
+    For results that never change once made, e.g. a finished game's replay frames.
+
+    >>> lru = BoundedLRU(max_bytes=10)
+    >>> lru.put("a", "aaaaaa", 6); lru.put("b", "bbbbbb", 6)
+    >>> lru.get("a") is None, lru.get("b")
+    (True, 'bbbbbb')
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        from collections import OrderedDict
+
+        self.max_bytes = max_bytes
+        self.size = 0
+        self._values: OrderedDict[Hashable, tuple[object, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> object | None:
+        with self._lock:
+            hit = self._values.get(key)
+            if hit is None:
+                return None
+            self._values.move_to_end(key)
+            return hit[0]
+
+    def put(self, key: Hashable, value: object, size: int) -> None:
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            old = self._values.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self._values[key] = (value, size)
+            self.size += size
+            while self.size > self.max_bytes:
+                _, (_, dropped) = self._values.popitem(last=False)
+                self.size -= dropped

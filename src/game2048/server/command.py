@@ -25,7 +25,7 @@ def serve(
 
     import uvicorn
 
-    from .config import Settings
+    from .config import UVICORN_LIMITS, Settings
 
     settings = Settings.from_env(db)
     if workers > 1:
@@ -40,14 +40,36 @@ def serve(
         engine.dispose()
         # each worker builds its own app from the environment
         os.environ["DATABASE_URL"] = settings.database_url
+        metrics_dir = _shared_metrics_dir()
         typer.echo(f"game2048: serving on http://{host}:{port}/ with {workers} workers")
-        uvicorn.run(
-            "game2048.server.app:app_from_env", factory=True, host=host, port=port,
-            workers=workers, proxy_headers=proxy_headers, log_level="warning",
-        )
+        try:
+            uvicorn.run(
+                "game2048.server.app:app_from_env", factory=True, host=host, port=port,
+                workers=workers, proxy_headers=proxy_headers, log_level="warning", access_log=False,
+                **UVICORN_LIMITS,  # type: ignore[arg-type]
+            )
+        finally:
+            if metrics_dir is not None:
+                import shutil
+
+                shutil.rmtree(metrics_dir, ignore_errors=True)
         return
     from .app import create_app
 
     app = create_app(settings)
     typer.echo(f"game2048: serving on http://{host}:{port}/")
-    uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning")
+    uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
+                access_log=False, **UVICORN_LIMITS)  # type: ignore[arg-type]
+
+
+def _shared_metrics_dir() -> str | None:
+    """Make a fresh folder for the workers' Prometheus samples, unless PROMETHEUS_MULTIPROC_DIR
+    names one; returns the folder made here (removed at exit), else None."""
+    import os
+    import tempfile
+
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        return None
+    folder = tempfile.mkdtemp(prefix="game2048-metrics-")
+    os.environ["PROMETHEUS_MULTIPROC_DIR"] = folder  # read by each worker's prometheus_client
+    return folder

@@ -15,9 +15,40 @@ MAX_LOG = 200_000
 #: Request bodies above this many bytes are refused with 413 before parsing.
 MAX_BODY = 256 * 1024
 
+#: Moves one request (HTTP or WebSocket message) may carry.
+MAX_MOVES = 64
+#: Bytes in one WebSocket message (uvicorn closes the socket with 1009 beyond): a moves message
+#: is under 200 bytes; a finish that sends a long log goes over HTTP.
+MAX_MESSAGE = 64 * 1024
+
+#: Seconds a client has to deliver a request's body after its headers (408 and closed after).
+BODY_DEADLINE = 30.0
+
 DEFAULT_RATE_LIMIT = "120/minute"
+#: Move requests per client address: far above a person's pace, and batches carry up to 64 moves.
+DEFAULT_MOVE_RATE_LIMIT = "50/second"
+DEFAULT_DAILY_TRIES = 3
+DEFAULT_IDLE_DAYS = 7.0
 #: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
 DEFAULT_HINT_RATE_LIMIT = "20/second"
+#: CPU seconds of verification work (replays of records, long games' pages) per client address.
+DEFAULT_CPU_BUDGET = "10/minute"
+#: CPU seconds of solver work per client address: autoplay asks for a hint every move
+#: (about 10 ms each on 4×4), so hints get a budget of their own.
+DEFAULT_HINT_CPU_BUDGET = "30/minute"
+
+#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Operations"). uvicorn has
+#: no deadline for a request's headers: a proxy in front provides it.
+UVICORN_LIMITS: dict[str, object] = {
+    "timeout_keep_alive": 5,         # seconds an idle keep-alive connection stays open
+    "limit_concurrency": 1000,       # connections + tasks per worker; beyond it new requests get 503
+    "backlog": 1024,                 # connections waiting to be accepted
+    "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers, with the h11 parser
+    "timeout_graceful_shutdown": 10,  # seconds running requests get on shutdown
+    "ws_max_size": MAX_MESSAGE,      # bytes in one WebSocket message
+    "ws_per_message_deflate": False,  # a move is a few hundred bytes: not worth compressing
+    "server_header": False,
+}
 
 
 def default_database_url() -> str:
@@ -54,7 +85,19 @@ class Settings:
     #: Shared limit counters for several workers; in-process counters when None.
     redis_url: str | None = None
     hint_rate_limit: str = DEFAULT_HINT_RATE_LIMIT
+    #: Move requests (HTTP or WebSocket messages) per client address.
+    move_rate_limit: str = DEFAULT_MOVE_RATE_LIMIT
+    #: Daily games one client address may start per size and UTC day.
+    daily_tries: int = DEFAULT_DAILY_TRIES
+    #: Unfinished games with no move for this many days are removed.
+    idle_days: float = DEFAULT_IDLE_DAYS
     max_body: int = MAX_BODY
+    #: Seconds to deliver a request body (408 after).
+    body_deadline: float = BODY_DEADLINE
+    #: ``"10/minute"`` CPU seconds of verification per client address, or ``"0"`` for none.
+    cpu_budget: str = DEFAULT_CPU_BUDGET
+    #: The same for hints (the solver's thinking time).
+    hint_cpu_budget: str = DEFAULT_HINT_CPU_BUDGET
     max_log: int = MAX_LOG
     #: Seconds a leaderboard answer may be reused by one worker (0: never).
     answer_ttl: float = 1.0
@@ -70,7 +113,12 @@ class Settings:
 
         DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
         GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never),
-        GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint).
+        GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint),
+        GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_IDLE_DAYS,
+        GAME2048_BODY_DEADLINE (seconds to deliver a request body, 30),
+        GAME2048_CPU_BUDGET (CPU seconds of verification per client, ``"10/minute"``; 0 off, as is
+        every limit when GAME2048_RATE_LIMIT is 0), GAME2048_HINT_CPU_BUDGET (the same for hints,
+        ``"30/minute"``).
         """
         env = dict(os.environ) if env is None else env
         off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
@@ -81,13 +129,26 @@ class Settings:
             rate_limit=env.get("GAME2048_RATE_LIMIT", DEFAULT_RATE_LIMIT).strip() or DEFAULT_RATE_LIMIT,
             redis_url=env.get("REDIS_URL") or None,
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
+            move_rate_limit="0" if off else env.get("GAME2048_MOVE_RATE_LIMIT", DEFAULT_MOVE_RATE_LIMIT),
+            daily_tries=_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
+            idle_days=_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
+            cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),
+            hint_cpu_budget="0" if off else env.get("GAME2048_HINT_CPU_BUDGET", DEFAULT_HINT_CPU_BUDGET),
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
+            body_deadline=_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
         )
+
+
+def _count(text: str | None, default: int) -> int:
+    try:
+        return max(0, int(text)) if text else default
+    except ValueError:
+        raise SystemExit(f"expected a whole number, got {text!r}") from None
 
 
 def _seconds(text: str | None, default: float) -> float:
     try:
         return max(0.0, float(text)) if text else default
     except ValueError:
-        raise SystemExit(f"expected a number of seconds, got {text!r}") from None
+        raise SystemExit(f"expected a number, got {text!r}") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 from contextlib import AbstractContextManager, nullcontext
@@ -14,6 +15,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .models import SecretRow
 
+try:
+    import fcntl
+except ImportError:  # not on Windows: SQLite's own busy wait orders the processes there
+    fcntl = None  # type: ignore[assignment]
+
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 #: Any fixed number: the PostgreSQL advisory lock that lets one worker at a time migrate.
@@ -21,7 +27,11 @@ _MIGRATION_LOCK = 2048_0001
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite files get WAL, full fsync on commit and a busy timeout."""
+    """An engine for ``url``; SQLite files get WAL, ``synchronous=NORMAL`` and a busy timeout.
+
+    NORMAL in WAL mode: a commit survives a killed process, not a power cut;
+    commits that must survive that too (finishes) run in ``live_store.durable``.
+    """
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
@@ -33,22 +43,69 @@ def make_engine(url: str) -> Engine:
     def _sqlite_pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
         cur = dbapi_conn.cursor()
         cur.execute("PRAGMA journal_mode=WAL")
-        # FULL: a commit is on disk before the answer goes out, even across a power cut
-        cur.execute("PRAGMA synchronous=FULL")
+        # NORMAL: a commit is in the WAL file (the OS has it) before the answer goes out;
+        # finishes switch to FULL for their own commit, so they are on disk as well
+        cur.execute("PRAGMA synchronous=NORMAL")
         cur.execute("PRAGMA busy_timeout=30000")
         cur.close()
 
     return engine
 
 
-#: SQLite lets one writer in at a time and makes the others sleep and retry; queueing this
-#: process's writers on a lock instead wakes each one the moment the previous commit is done.
-_SQLITE_WRITER = threading.Lock()
+class _Writer:
+    """SQLite lets one writer in at a time and makes the others sleep and retry (1 ms, then
+    longer); queueing writers on a lock instead wakes each one the moment the previous commit
+    is done. A thread lock queues this process's writers, and an exclusive ``flock`` on a file
+    beside the database queues the processes (``serve --workers N``) behind each other."""
+
+    def __init__(self, database: str | None) -> None:
+        self.threads = threading.Lock()
+        in_file = fcntl is not None and database and database != ":memory:"
+        self.path = f"{database}.writer-lock" if in_file else None
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        self.threads.acquire()
+        if self.path is None:
+            return
+        try:
+            if self.fd is None:
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+        except OSError:  # no file lock here (a read-only folder): SQLite's own wait still orders writers
+            pass
+        except BaseException:
+            self.threads.release()
+            raise
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self.fd is not None:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+        finally:
+            self.threads.release()
+
+
+_WRITERS: dict[str | None, _Writer] = {}
+_WRITERS_LOCK = threading.Lock()
+
+
+def one_writer_for(engine: Engine) -> AbstractContextManager[object]:
+    """Hold around a write transaction: the database file's writer lock on SQLite, nothing on
+    PostgreSQL (which has row locks and group commit of its own)."""
+    if engine.dialect.name != "sqlite":
+        return nullcontext()
+    database = engine.url.database
+    with _WRITERS_LOCK:
+        writer = _WRITERS.get(database)
+        if writer is None:
+            writer = _WRITERS[database] = _Writer(database)
+    return writer
 
 
 def one_writer(session: Session) -> AbstractContextManager[object]:
-    """Hold around a write transaction: a process-wide lock on SQLite, nothing on PostgreSQL."""
-    return _SQLITE_WRITER if session.get_bind().dialect.name == "sqlite" else nullcontext()
+    """``one_writer_for`` the engine a session is bound to."""
+    return one_writer_for(session.get_bind())  # type: ignore[arg-type]
 
 
 def migrate(engine: Engine) -> None:

@@ -1,37 +1,37 @@
-"""The server's work on games: issue, verify and keep, rank, look up.
+"""The server's records of games: finished records, who may see them, leaderboards, names.
 
 Plain functions over an SQLAlchemy session; the routes in ``api`` only
 translate HTTP to these calls. Every refusal is a ``ClientError`` carrying the
 HTTP status and a message a person can act on, raised before anything is
-written.
+written. Games in play are ``live``'s; practice records are ``practice``'s.
 """
 
 from __future__ import annotations
 
+import json
 import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Literal
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from ..record import RecordError, replay
-from ..rules import SIZES
-from .db import one_writer
 from .models import GameRow
-from .seeds import check_token, classic_seed, daily_seed, game_token, new_game_id
+from .names import BadName, clean_name
 
 Mode = Literal["classic", "daily"]
 MODES: tuple[Mode, ...] = ("classic", "daily")
-NAME_MAX = 24
-#: Bidirectional embedding and override characters: they would let a name reorder the page around it.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+#: What a record can be: a ranked mode, or a practice game (a seed the client chose; never ranked).
+RecordMode = Literal["classic", "daily", "practice"]
 
 
 #: What ``seeds.new_game_id`` makes; anything else cannot be a game (and never reaches the database).
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def could_be_game_id(game_id: str) -> bool:
+    return _GAME_ID.fullmatch(game_id) is not None
 
 
 class ClientError(Exception):
@@ -45,22 +45,14 @@ class ClientError(Exception):
 
 
 @dataclass(frozen=True)
-class Issued:
-    id: str
-    seed: int
-    size: int
-    mode: Mode
-    token: str
-    date: date | None
-
-
-@dataclass(frozen=True)
 class Finished:
     verified: bool
     ranked: bool
     score: int
     max_tile: int
     rank: int | None
+    #: Revealed with the finish; None while a daily game's day lasts (everyone plays that seed).
+    seed: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +62,8 @@ class Entry:
     score: int
     max_tile: int
     moves: int
-    game_id: str
+    #: None while the game's record is hidden (a daily game whose day lasts): no replay to link to.
+    game_id: str | None
     finished_at: datetime
 
 
@@ -79,7 +72,7 @@ class Record:
     id: str
     size: int
     seed: int
-    mode: Mode
+    mode: RecordMode
     date: date | None
     log: str
     score: int
@@ -88,6 +81,8 @@ class Record:
     ranked: bool
     name: str
     finished_at: datetime
+    #: The position a practice game began from, ``{"board": rows, "score": n}``; None for an opening.
+    start: dict[str, object] | None = None
 
 
 def utc_today() -> date:
@@ -95,82 +90,42 @@ def utc_today() -> date:
 
 
 def check_name(name: str) -> str:
-    """The nickname with outer spaces removed, or ClientError if it cannot be shown as typed.
+    """The nickname as it will be stored and shown (see ``names.clean_name``), or ClientError.
 
-    >>> check_name("  Ada ")
+    >>> check_name("  Ada\u200b ")
     'Ada'
     """
-    name = name.strip()
-    if not name:
-        raise ClientError(422, "name must not be empty")
-    if len(name) > NAME_MAX:
-        raise ClientError(422, f"name must be at most {NAME_MAX} characters, got {len(name)}")
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp") or ch in _BIDI_CONTROLS:
-            raise ClientError(422, f"name must not contain control characters (found U+{ord(ch):04X})")
-    return name
-
-
-def start_game(session: Session, secret: str, size: int, mode: Mode, today: date | None = None) -> Issued:
-    """Issue a new game: a random seed, or the day's shared seed for a daily game."""
-    if size not in SIZES:
-        raise ClientError(422, f"size must be one of {', '.join(map(str, SIZES))}, got {size}")
-    if mode not in MODES:
-        raise ClientError(422, f"mode must be 'classic' or 'daily', got {mode!r}")
-    day = (today or utc_today()) if mode == "daily" else None
-    seed = daily_seed(secret, day, size) if day else classic_seed()
-    game_id = new_game_id()
-    with one_writer(session):
-        session.add(GameRow(id=game_id, size=size, mode=mode, day=day, seed=seed,
-                            created_at=datetime.now(UTC), ranked=False))
-        session.commit()
-    return Issued(game_id, seed, size, mode, game_token(secret, game_id), day)
-
-
-def finish_game(
-    session: Session, secret: str, game_id: str, *, token: str, log: str, score: int, name: str,
-    helped: bool = False, max_log: int | None = None,
-) -> Finished:
-    """Replay the record, and keep it if the replay scores what the player claims.
-
-    Refuses (ClientError, nothing written): an unknown game (404), a wrong
-    token (403), a game already finished (409), a log the rules do not allow or
-    a score the replay does not reach (422). A game that used undo, or solver
-    help, is kept but not ranked. The row is committed before this returns.
-    """
-    name = check_name(name)
-    if max_log is not None and len(log) > max_log:
-        raise ClientError(413, f"the log is {len(log)} letters long; at most {max_log} are accepted")
-    row = session.get(GameRow, game_id) if _GAME_ID.fullmatch(game_id) else None
-    if row is None:
-        raise ClientError(404, f"there is no game {game_id!r}; start one with POST /api/games")
-    if not check_token(secret, game_id, token):
-        raise ClientError(403, "the token does not belong to this game")
-    if row.finished_at is not None:
-        raise ClientError(409, "this game was already finished; start a new one")
     try:
-        game = replay(row.size, row.seed, log)
-    except RecordError as exc:
-        raise ClientError(422, f"the log does not replay: {exc}") from None
-    if game.score != score:
-        raise ClientError(422, f"the claimed score {score} does not match the replay's score {game.score}")
-    ranked = game.ranked and not helped
-    with one_writer(session):
-        finished_at = datetime.now(UTC)
-        done = session.execute(
-            update(GameRow)
-            .where(GameRow.id == game_id, GameRow.finished_at.is_(None))
-            .values(finished_at=finished_at, name=name, log=log, score=game.score,
-                    max_tile=game.max_tile, moves=game.moves, ranked=ranked)
-        )
-        if done.rowcount != 1:  # type: ignore[attr-defined]
-            session.rollback()
-            raise ClientError(409, "this game was already finished; start a new one")
-        session.commit()
+        return clean_name(name)
+    except BadName as exc:
+        raise ClientError(422, str(exc)) from None
+
+
+def is_public(mode: str, day: date | None, finished: bool, today: date | None = None) -> bool:
+    """Whether a game's record (seed and log) may be shown: once it is finished, and for a
+    daily game once its UTC day is over too (until then everyone is playing that seed).
+
+    >>> is_public("daily", date(2026, 1, 1), True, today=date(2026, 1, 1))
+    False
+    >>> is_public("daily", date(2026, 1, 1), True, today=date(2026, 1, 2))
+    True
+    """
+    if not finished:
+        return False
+    return not (mode == "daily" and day is not None and day >= (today or utc_today()))
+
+
+def finish_answer(session: Session, game_id: str) -> Finished:
+    """What the finish of a finished game answers, the first time and on every retry."""
+    row = session.get(GameRow, game_id)
+    if row is None or row.finished_at is None:
+        raise ClientError(404, f"there is no finished game {game_id!r}")
     rank = None
-    if ranked:
-        rank = _rank_of(session, row.size, row.mode, row.day, game.score, finished_at, game_id)
-    return Finished(True, ranked, game.score, game.max_tile, rank)
+    if row.ranked:
+        rank = row.finish_rank or _rank_of(session, row.size, row.mode, row.day, row.score or 0,
+                                           _aware(row.finished_at), row.id)
+    seed = row.seed if is_public(row.mode, row.day, True) else None
+    return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed)
 
 
 def _board_filter(size: int, mode: str, day: date | None):  # type: ignore[no-untyped-def]
@@ -183,8 +138,14 @@ def _board_filter(size: int, mode: str, day: date | None):  # type: ignore[no-un
 
 def _rank_of(session: Session, size: int, mode: str, day: date | None, score: int,
              finished_at: datetime, game_id: str) -> int:
-    ahead = session.scalar(
-        select(func.count()).select_from(GameRow).where(
+    return int(session.scalar(rank_query(size, mode, day, score, finished_at, game_id)) or 0)
+
+
+def rank_query(size: int, mode: str, day: date | None, score: int, finished_at: datetime,
+               game_id: str):  # type: ignore[no-untyped-def]
+    """A query for the place of a ranked game on its leaderboard: 1 + the games ahead of it."""
+    return (
+        select(func.count() + 1).select_from(GameRow).where(
             _board_filter(size, mode, day),
             or_(
                 GameRow.score > score,
@@ -195,7 +156,6 @@ def _rank_of(session: Session, size: int, mode: str, day: date | None, score: in
             ),
         )
     )
-    return int(ahead or 0) + 1
 
 
 def leaderboard(session: Session, size: int, mode: Mode = "classic", day: date | None = None,
@@ -205,26 +165,37 @@ def leaderboard(session: Session, size: int, mode: Mode = "classic", day: date |
     ``classic`` is the all-time board of classic games; ``daily`` the board of
     one UTC date's daily game (today when ``day`` is None).
     """
-    day = (day or utc_today()) if mode == "daily" else None
+    today = utc_today()
+    day = (day or today) if mode == "daily" else None
     rows = session.execute(
         select(GameRow.name, GameRow.score, GameRow.max_tile, GameRow.moves, GameRow.id, GameRow.finished_at)
         .where(_board_filter(size, mode, day))
         .order_by(GameRow.score.desc(), GameRow.finished_at, GameRow.id)
         .limit(limit)
     ).all()
+    shown = is_public(mode, day, True, today)
     return [
-        Entry(i, r.name, r.score, r.max_tile, r.moves, r.id, _aware(r.finished_at))
+        Entry(i, r.name, r.score, r.max_tile, r.moves, r.id if shown else None, _aware(r.finished_at))
         for i, r in enumerate(rows, start=1)
     ]
 
 
 def get_record(session: Session, game_id: str) -> Record:
-    """The record of a finished game, enough for anyone to replay and check it."""
-    row = session.get(GameRow, game_id) if _GAME_ID.fullmatch(game_id) else None
-    if row is None or row.finished_at is None:
+    """The record of a finished game, enough for anyone to replay and check it.
+
+    The one place that decides whether a record is public (``is_public``): a
+    game in play, or a daily game whose day lasts, is a 404 like a game that
+    does not exist, so its seed and moves stay unknown.
+    """
+    row = session.get(GameRow, game_id) if could_be_game_id(game_id) else None
+    if row is None or not is_public(row.mode, row.day, row.finished_at is not None):
+        if row is not None and row.finished_at is not None:
+            raise ClientError(404, f"the record of game {game_id!r} is shown once its daily game's day is "
+                                   "over (UTC)")
         raise ClientError(404, f"there is no finished game {game_id!r}")
     return Record(row.id, row.size, row.seed, row.mode, row.day, row.log or "", row.score or 0,  # type: ignore[arg-type]
-                  row.max_tile or 0, row.moves or 0, row.ranked, row.name or "", _aware(row.finished_at))
+                  row.max_tile or 0, row.moves or 0, row.ranked, row.name or "", _aware(row.finished_at),
+                  json.loads(row.start) if row.start else None)
 
 
 def _aware(moment: datetime) -> datetime:

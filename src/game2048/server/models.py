@@ -13,7 +13,14 @@ class Base(DeclarativeBase):
 
 
 class GameRow(Base):
-    """One game the server issued a seed for; the finish fields stay empty until it is finished."""
+    """One game: issued by the server (classic, daily) or sent finished (practice).
+
+    While a game is in play, ``at`` is the length of its log, ``log`` the log so
+    far and ``live`` its position (``Game.snapshot`` as JSON); each move
+    rewrites them together, only if ``at`` is still what the mover read. The
+    finish fields stay empty until it is finished, when ``live`` is dropped.
+    (With ``REDIS_URL`` the game in play lives in Redis instead, see ``live_store``.)
+    """
 
     __tablename__ = "games"
 
@@ -31,10 +38,30 @@ class GameRow(Base):
     max_tile: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
     ranked: Mapped[bool] = mapped_column(Boolean, default=False)
+    at: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    live: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: The last move (or the start); games idle for GAME2048_IDLE_DAYS are removed.
+    touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The place a ranked game took on its leaderboard when it finished (the finish answer says it again).
+    finish_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: A practice game from a position: ``{"board": rows, "score": n}`` as JSON; None for an opening.
+    start: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (
         Index("ix_games_board", "size", "mode", "day", "ranked", "score", "finished_at"),
+        Index("ix_games_touched", "touched_at"),
     )
+
+
+class DailyTryRow(Base):
+    """Daily games started per client, size and day; the client is a keyed hash of its address."""
+
+    __tablename__ = "daily_tries"
+
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    size: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tries: Mapped[int] = mapped_column(Integer)
 
 
 class SecretRow(Base):

@@ -19,6 +19,8 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+from . import metrics
+
 log = logging.getLogger(__name__)
 
 
@@ -51,4 +53,7 @@ class RateLimiter:
                 log.exception("rate limit store unavailable; letting the request through")
                 return None
             wait = max(wait or 0.0, reset - time.time())
-        return None if wait is None else max(1, math.ceil(wait))
+        if wait is None:
+            return None
+        metrics.RATE_LIMITED.labels(scope).inc()
+        return max(1, math.ceil(wait))

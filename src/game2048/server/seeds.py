@@ -47,3 +47,8 @@ def game_token(secret: str, game_id: str) -> str:
 
 def check_token(secret: str, game_id: str, token: str) -> bool:
     return hmac.compare_digest(game_token(secret, game_id).encode(), token.encode("utf-8", "replace"))
+
+
+def client_key(secret: str, address: str) -> str:
+    """What the server keeps of a client address to count its daily tries: a keyed hash, not the address."""
+    return _mac(secret, f"client:{address}").hex()

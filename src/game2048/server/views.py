@@ -19,7 +19,10 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 from ..game import Game
 from ..record import replay
 from ..rules import SIZES
-from . import games
+from ..web.assets import asset_url
+from . import conditional, games
+from .cache import BoundedLRU
+from .cpubudget import client_address
 from .games import MODES, ClientError
 
 router = APIRouter(include_in_schema=False)
@@ -35,9 +38,17 @@ templates = Jinja2Templates(
     )
 )
 
+templates.env.globals["asset"] = asset_url  # cache-forever addresses of the game's styles and scripts
+
 #: Games longer than this show their final board only: every frame is sent with the page.
 MAX_FRAMES = 3000
 LEADERBOARD_ROWS = 50
+#: The earliest day a date can name (the page's ``date`` parameter hides the class).
+FIRST_DAY = date.min
+#: What the replays of finished games' pages may hold in memory, per process. A finished
+#: game never changes, so its frames are computed once, not on every view.
+FRAMES_CACHE_BYTES = 32 * 1024 * 1024
+_frames_cache = BoundedLRU(FRAMES_CACHE_BYTES)
 
 TEXTS: dict[str, dict[str, str]] = {
     "en": {
@@ -217,14 +228,17 @@ def leaderboard_page(
     return _render(
         request, "leaderboard.html", "leaderboard", entries=entries, size=board_size, mode=board_mode,
         day=day, sizes=SIZES, modes=MODES,
-        prev_day=day - timedelta(days=1) if day else None,
+        prev_day=day - timedelta(days=1) if day and day > FIRST_DAY else None,
         next_day=day + timedelta(days=1) if day and day < today else None,
     )
 
 
-def frames(size: int, seed: int, log: str) -> list[dict[str, Any]]:
+def frames(size: int, seed: int, log: str, start: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """The board and score before the first move and after each letter of the log."""
-    game = Game(size, seed)
+    if start is None:
+        game = Game(size, seed)
+    else:  # a practice game from a position
+        game = Game.from_board(start["board"], score=start["score"], seed=seed)
     out = [{"b": [v for row in game.board for v in row], "s": game.score}]
     for letter in log:
         if letter == "Z":
@@ -237,19 +251,36 @@ def frames(size: int, seed: int, log: str) -> list[dict[str, Any]]:
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game_id: str) -> HTMLResponse:
-    """A finished game: who, what score, the record, and a step-by-step replay."""
+    """A finished game: who, what score, the record, and a step-by-step replay.
+
+    The page carries an ETag (304 to a client that has it) and its replay comes
+    from a bounded cache: a view costs a database read and a template, not a replay.
+    """
     try:
         with request.app.state.sessions() as s:
             record = games.get_record(s, game_id[:64])
     except ClientError:
         return _render(request, "game_missing.html", "leaderboard", status_code=404)
-    stepper = len(record.log) <= MAX_FRAMES
-    if stepper:
-        shown = frames(record.size, record.seed, record.log)
-    else:
-        g = replay(record.size, record.seed, record.log)
-        shown = [{"b": [v for row in g.board for v in row], "s": g.score}]
-    return _render(
-        request, "game.html", "leaderboard", record=record, stepper=stepper,
-        frames_json=json.dumps(shown, separators=(",", ":")),
+    shown = _frames_cache.get(record.id)
+    if shown is None:
+        # a replay costs real CPU on a long game: it counts against the viewer's budget
+        with request.app.state.cpu_budget.spend(client_address(request), "page"):
+            shown = _replay_frames(record.size, record.seed, record.log, record.start)
+        _frames_cache.put(record.id, shown, len(shown))
+    response = _render(
+        request, "game.html", "leaderboard", record=record, stepper=len(record.log) <= MAX_FRAMES,
+        frames_json=shown,
     )
+    return conditional.cached(request, response, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
+
+
+def _replay_frames(size: int, seed: int, log: str, start: dict[str, Any] | None = None) -> str:
+    """The page's frames as JSON: every position for a short game, the final one for a long one.
+    ``start`` is the position a practice game began from (None for an opening)."""
+    if len(log) <= MAX_FRAMES:
+        shown = frames(size, seed, log, start)
+    else:
+        g = replay(size, seed, log, start=start["board"] if start else None,
+                   start_score=start["score"] if start else 0)
+        shown = [{"b": [v for row in g.board for v in row], "s": g.score}]
+    return json.dumps(shown, separators=(",", ":"))

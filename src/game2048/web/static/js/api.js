@@ -13,6 +13,11 @@ export class ApiError extends Error {
   get retryable() {
     return this.status === 0 || this.status === 429 || this.status >= 500;
   }
+
+  /** The server refused for good (a retry would get the same answer). */
+  get final() {
+    return !this.retryable;
+  }
 }
 
 export class Api {
@@ -22,14 +27,38 @@ export class Api {
     this.timeoutMs = timeoutMs;
   }
 
-  /** POST /api/games: a new game with a server seed, {id, seed, size, mode, token, date?}. */
+  /**
+   * POST /api/games: a ranked game dealt by the server, {id, token, size, mode, date, board,
+   * score, at, undos_left, over, won}. The seed stays on the server until the finish.
+   */
   newGame(size, mode = 'classic', timeoutMs = this.timeoutMs) {
     return this.#post('/api/games', { size, mode }, timeoutMs);
   }
 
-  /** POST /api/games/{id}/finish: {verified, ranked, score, max_tile, rank}. */
+  /** POST /api/games/{id}/moves {token, at, moves}: {at, board, score, over, won, undos_left, ranked}. */
+  moves(id, body) {
+    return this.#post(`/api/games/${encodeURIComponent(id)}/moves`, body);
+  }
+
+  /** POST /api/games/{id}/state {token}: the same fields as moves, and the log. */
+  state(id, token) {
+    return this.#post(`/api/games/${encodeURIComponent(id)}/state`, { token });
+  }
+
+  /** POST /api/games/{id}/finish {token, name, log?, helped?}: {verified, ranked, score, max_tile, rank, seed}. */
   finish(id, body) {
     return this.#post(`/api/games/${encodeURIComponent(id)}/finish`, body);
+  }
+
+  /** POST /api/records {size, seed, log, score, name, start?}: a practice game, {id, verified, ranked, ...}. */
+  record(body) {
+    return this.#post('/api/records', body);
+  }
+
+  /** The WebSocket address of a game in play (tokens go in its messages, never in this URL). */
+  socketUrl(id) {
+    const base = this.base || globalThis.location?.origin || '';
+    return `${base.replace(/^http/, 'ws')}/api/games/${encodeURIComponent(id)}/play`;
   }
 
   /** POST /api/hint: {move, scores}. */

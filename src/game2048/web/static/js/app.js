@@ -6,29 +6,39 @@ import { automation } from './automation.js';
 import { BoardReader } from './board_reader.js';
 import { BoardView } from './board_view.js';
 import { GameController } from './controller.js';
-import { Translator, pickLanguage } from './i18n.js';
+import { Translator, embeddedPack } from './i18n.js';
 import { Hud } from './hud.js';
 import { Input } from './input.js';
 import { Dialogs, Overlays } from './overlays.js';
 import { SafeStorage } from './storage.js';
 import { SubmissionQueue } from './submissions.js';
-import { LanguageChooser } from './language_chooser.js';
+import { LocalDealer } from './local_dealer.js';
+import { ServerDealer, SocketLink } from './server_dealer.js';
+import { randomSeed } from './engine.js';
 
 const doc = document;
 const store = new SafeStorage(SafeStorage.browserBackend(window));
-const chooser = new LanguageChooser(doc, window.location);
-const i18n = new Translator(pickLanguage([chooser.requested(), ...navigator.languages]));
+// the server rendered the page in the player's language and embedded its strings
+const i18n = new Translator(embeddedPack(doc));
 const motion = window.matchMedia('(prefers-reduced-motion: reduce)');
 const board = doc.querySelector('[data-testid="board"]');
 const api = new Api();
-const hud = new Hud(doc, i18n);
+const announcer = new Announcer(doc.getElementById('announcer'), i18n);
+const hud = new Hud(doc, i18n, { onRankLost: () => announcer.note(i18n.t('sayUnranked')) });
 const dialogs = new Dialogs(doc);
+const reader = new BoardReader(doc.getElementById('board-reader'), i18n);
+// Who deals the tiles: the server for ranked games (over a WebSocket), this page for practice.
+const link = (id) => new SocketLink(api, id);
+const deal = {
+  ranked: (size, mode) => api.newGame(size, mode).then((issued) => ServerDealer.fromIssued(issued, link)),
+  practice: (size, seed) => LocalDealer.opening(size, seed),
+  position: (board, score) => LocalDealer.position(board, score, randomSeed()),
+  link,
+};
 const controller = new GameController({
-  store, api, i18n, hud, dialogs,
+  store, api, i18n, hud, dialogs, reader, announcer, deal,
   view: new BoardView(board, { reducedMotion: () => motion.matches }),
-  reader: new BoardReader(doc.getElementById('board-table'), i18n),
-  overlays: new Overlays(doc, i18n),
-  announcer: new Announcer(doc.getElementById('announcer'), i18n),
+  overlays: new Overlays(doc, i18n, { home: () => reader.focus() }),
   queue: new SubmissionQueue(store, api, {
     name: () => controller.nickname(),
     done: (entry, answer) => controller.submitted(entry, answer),
@@ -43,9 +53,10 @@ new Input(doc, board, {
 }, { dialogOpen: () => dialogs.open });
 
 const on = (id, fn) => doc.getElementById(id).addEventListener('click', fn);
-on('new-game', () => controller.newGame());
+// ending a game in progress asks first, as R does
+on('new-game', () => controller.requestNewGame());
 on('undo', () => controller.undo());
-on('daily', () => controller.newGame({ mode: 'daily' }));
+on('daily', () => controller.requestNewGame({ mode: 'daily' }));
 on('hint', () => assistant.hint());
 on('autoplay', () => assistant.toggle());
 on('name', () => controller.askName());
@@ -53,18 +64,13 @@ on('keep-playing', () => controller.keepPlaying());
 on('win-new-game', () => controller.newGame());
 on('try-again', () => controller.newGame());
 for (const b of doc.querySelectorAll('[data-size]')) b.addEventListener('click', () => controller.chooseSize(Number(b.dataset.size)));
-chooser.onChoose((lang) => {
-  i18n.use(lang);
-  i18n.apply(doc.body, doc);
-  hud.languages(i18n.lang);
-  controller.rerender();
-});
 controller.onChange(() => {
   if (controller.game.over) assistant.stop();
 });
 window.addEventListener('online', () => controller.queue.flush());
 
-i18n.apply(doc.body, doc);
-hud.languages(i18n.lang);
 controller.init();
 window.game2048 = automation(controller);
+performance.mark('game2048:ready'); // the first move is possible from here (bench/lighthouse.py reads it)
+// the service worker's downloads wait until the page has loaded: they are for next time
+window.addEventListener('load', () => import('./offline.js').then((m) => m.registerWorker(navigator)));

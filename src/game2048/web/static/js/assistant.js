@@ -16,9 +16,8 @@ export class Assistant {
   async hint() {
     const move = await this.#ask();
     if (move) {
-      const text = this.i18n.t('hintSays', { arrow: '', dir: this.i18n.t(move) });
       this.hud.hint(move);
-      this.announcer.say(text);
+      this.announcer.say(this.i18n.t('sayHint', { dir: this.i18n.t(move) }));
     }
     return move;
   }
@@ -35,6 +34,7 @@ export class Assistant {
     this.run = run;
     this.hud.autoplay(true);
     this.announcer.say(this.i18n.t('autoplayOn'));
+    this.announcer.summarise(true); // a summary every 2 s at most, not every move
     const session = this.controller.session;
     const going = () => this.run === run && this.controller.session === session;
     while (going() && !session.game.over && !this.controller.waitingAtWin) {
@@ -50,9 +50,11 @@ export class Assistant {
     this.run = null;
     this.hud.autoplay(false);
     this.announcer.say(this.i18n.t('autoplayOff'));
+    this.announcer.summarise(false);
   }
 
   async #ask() {
+    await this.controller.settled(); // a ranked game's last tile is on the board before the solver looks
     const { game } = this.controller;
     if (game.over) return null;
     try {

@@ -2,7 +2,10 @@
 
 export function automation(controller) {
   return Object.freeze({
-    /** {size, seed, board, score, log, won, over, undosLeft, ...}: a copy, safe to keep. */
+    /**
+     * {size, seed, board, score, log, won, over, undosLeft, ...}: a copy, safe to keep.
+     * `seed` is null for a ranked game until it is finished (the server keeps it until then).
+     */
     state() {
       const { game, session } = controller;
       return {
@@ -23,9 +26,16 @@ export function automation(controller) {
         keepPlaying: session.keepPlaying,
       };
     },
-    /** Play 'up' | 'down' | 'left' | 'right'; true if the board changed. */
+    /**
+     * Play 'up' | 'down' | 'left' | 'right'; true if the board changed, or if the move waits
+     * behind one the server has not answered yet (see settled()); false if it was refused.
+     */
     move(direction) {
       return controller.move(direction);
+    },
+    /** A promise that resolves once every move so far has been answered (a ranked game's tiles dealt). */
+    settled() {
+      return controller.settled();
     },
     undo() {
       return controller.undo();

@@ -37,7 +37,10 @@ export class BoardView {
     cells.forEach((v, i) => { if (v) this.#place(i, v, ''); });
   }
 
-  /** Animate a move: tiles slide now, merged tiles pop and the new tile appears when the slide ends. */
+  /**
+   * Animate a move: tiles slide now, merged tiles pop and the new tile appears when the slide ends.
+   * A move whose new tile is not known yet (the server deals it) has `spawn: null`: `appear` adds it.
+   */
   play(cells, result) {
     this.flush();
     const next = new Map(this.tiles);
@@ -52,16 +55,25 @@ export class BoardView {
     }
     this.tiles = next;
     const finish = () => {
+      const later = this.pending?.later ?? [];
       this.pending = null;
       for (const el of leaving) el.remove();
       for (const cell of result.merges) this.#place(cell, cells[cell], 'merged');
-      this.#place(result.spawn.cell, cells[result.spawn.cell], 'new');
+      if (result.spawn) this.#place(result.spawn.cell, cells[result.spawn.cell], 'new');
+      for (const show of later) show();
     };
     if (this.reducedMotion()) {
       finish();
     } else {
       this.pending = { finish, timer: this.setTimer(finish, SLIDE_MS) };
     }
+  }
+
+  /** A new tile dealt after its move: it appears when the slide ends, or now if it has. */
+  appear(cell, value) {
+    const show = () => this.#place(cell, value, 'new');
+    if (this.pending) (this.pending.later ??= []).push(show);
+    else show();
   }
 
   /** Finish any animation in progress at once (a new move arrived). */

@@ -1,16 +1,29 @@
 // The game flow: which game is on the board, moves and undo, win and game
-// over, new games with server seeds (or local ones when offline), saving after
-// every change, and sending finished games. Everything it touches (storage,
-// server, drawing, dialogs) is handed to it, so tests can replace any part.
-import { DEFAULT_SIZE, Game, SIZES, randomSeed } from './engine.js';
+// over, new games (ranked ones dealt by the server, practice ones dealt here),
+// saving after every change, and sending finished games. Everything it touches
+// (storage, server, drawing, dialogs, and who deals the tiles) is handed to it,
+// so tests can replace any part.
+//
+// Who deals is one seam: `deal` makes dealers (LocalDealer, ServerDealer, or a
+// test's fake), all with one interface: game, busy, move, undo, settled, sync,
+// close, finishEntry, toJSON, and onDealt for tiles that come later. The controller
+// never asks which one it holds. While a dealer is busy (a ranked move is on
+// its way to the server), keys wait in order and are played when it answers.
+import { DEFAULT_SIZE, SIZES, randomSeed } from './engine.js';
 import { newSession, restore, restoreBest, serialise } from './saved_game.js';
 
 export class GameController {
-  constructor({ store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, perf = globalThis.performance }) {
-    Object.assign(this, { store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, perf });
-    this.prefetched = new Map(); // size -> server game waiting to be played, or 'pending'
+  /**
+   * `deal`: {ranked(size, mode) → Promise of a dealer (rejects when the server says no or
+   * cannot be reached), practice(size, seed) → dealer, position(board, score) → dealer,
+   * link(id) → the connection of a saved ranked game}.
+   */
+  constructor({ store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf = globalThis.performance }) {
+    Object.assign(this, { store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf });
+    this.prefetched = new Map(); // size -> a ranked dealer waiting to be played, or 'pending'
     this.listeners = [];
     this.askingName = false;
+    this.keys = []; // moves and undos waiting for the dealer's answer, in the order pressed
   }
 
   /** Resume the saved game of the last size played, or start one. */
@@ -23,7 +36,11 @@ export class GameController {
   }
 
   get game() {
-    return this.session.game;
+    return this.session.dealer.game;
+  }
+
+  get dealer() {
+    return this.session.dealer;
   }
 
   /** Called after anything changes, with the controller. */
@@ -36,40 +53,32 @@ export class GameController {
     return this.game.won && !this.session.keepPlaying;
   }
 
+  /**
+   * Play a move. False if it is refused now (win banner, dialog, game over, or it would
+   * not change the board); true if it was played, or queued behind a move the server has
+   * not answered yet (then it is played, or found illegal, when the answer comes).
+   */
   move(direction) {
-    const { game } = this;
-    if (this.waitingAtWin || this.dialogs.open) return false;
-    const wasWon = game.won;
-    this.perf?.mark?.('game2048:move-start');
-    const result = game.move(direction);
-    if (!result) {
-      this.announcer.say(this.i18n.t('sayNoMove', { dir: this.i18n.t(direction) }));
-      return false;
+    if (this.waitingAtWin || this.dialogs.open || this.game.over) return false;
+    if (this.dealer.busy) {
+      this.keys.push(direction);
+      return true;
     }
-    const cells = game.cells;
-    this.view.play(cells, result);
-    this.#raiseBest();
-    this.hud.score(game.score, this.best[this.size] ?? 0, result.points);
-    this.hud.hint(null);
-    this.#refresh();
-    this.perf?.mark?.('game2048:move-end');
-    this.perf?.measure?.('game2048:move', 'game2048:move-start', 'game2048:move-end');
-    this.announcer.move(result.direction, result, cells, game.score);
-    if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
-    if (game.over) this.announcer.append(`${this.i18n.t('overTitle')}. ${this.i18n.t('overText', { score: game.score })}`);
-    this.#save();
-    if (game.over) this.#finish();
-    this.#changed();
-    return true;
+    return this.#move(direction);
   }
 
   undo() {
-    if (this.session.submitted || this.dialogs.open || !this.game.undo()) return false;
-    this.#render();
-    this.announcer.say(this.i18n.t('sayUndo', { score: this.game.score, n: this.game.undosLeft }));
-    this.#save();
-    this.#changed();
-    return true;
+    if (this.session.submitted || this.dialogs.open) return false;
+    if (this.dealer.busy) {
+      this.keys.push('undo');
+      return true;
+    }
+    return this.#undo();
+  }
+
+  /** Resolves when every key pressed so far has been played and answered. */
+  async settled() {
+    while (this.dealer.busy || this.keys.length) await this.dealer.settled();
   }
 
   keepPlaying() {
@@ -79,18 +88,25 @@ export class GameController {
     this.#changed();
   }
 
-  /** The R key: a game in progress is only replaced if the player confirms. */
-  async requestNewGame() {
+  /** R, New game, Daily game: a game in progress is only replaced if the player confirms. */
+  async requestNewGame(options = {}) {
     if (this.game.moves > 0 && !this.game.over && !(await this.dialogs.confirm())) return false;
-    this.newGame();
+    this.newGame(options);
     return true;
   }
 
-  /** End the current game (sending it) and start another; mode 'daily' asks for today's seed. */
+  /**
+   * End the current game (sending it) and start another. Without a seed the server
+   * deals it (mode 'daily': today's daily game); with one it is a practice game.
+   */
   newGame({ size = this.size, mode = 'classic', seed = null } = {}) {
+    if (mode === 'daily' && seed === null) {
+      this.#startDaily(size);
+      return;
+    }
     this.#finish();
     this.#setSize(size);
-    this.#startNew(mode, seed);
+    this.#startNew(seed);
   }
 
   /** Switch board size; each size keeps its own saved game, so nothing is ended. */
@@ -100,14 +116,14 @@ export class GameController {
     this.#loadOrStart(size);
   }
 
-  /** Start an unranked practice game from any position (tests, bots, analysis). */
+  /** Start a practice game from any position (tests, bots, analysis). */
   load(board, score = 0) {
-    const game = Game.fromBoard(board, { score, seed: randomSeed() });
+    const dealer = this.deal.position(board, score);
     this.#finish();
-    this.#setSize(game.size);
-    const session = newSession(game);
+    this.#setSize(dealer.game.size);
+    const session = newSession(dealer);
     // a position that already holds the target has no win left to announce
-    session.keepPlaying = game.won;
+    session.keepPlaying = dealer.game.won;
     this.#begin(session);
   }
 
@@ -124,6 +140,100 @@ export class GameController {
     this.#render();
   }
 
+  // -- moves --------------------------------------------------------------
+
+  #move(direction) {
+    const { game } = this;
+    const wasWon = game.won;
+    this.perf?.mark?.('game2048:move-start');
+    const result = this.dealer.move(direction);
+    if (!result) {
+      this.announcer.say(this.i18n.t('sayNoMove', { dir: this.i18n.t(direction) }));
+      return false;
+    }
+    const cells = game.cells;
+    this.view.play(cells, result);
+    this.#raiseBest();
+    this.hud.score(game.score, this.best[this.size] ?? 0, result.points);
+    this.hud.hint(null);
+    this.#refresh();
+    this.perf?.mark?.('game2048:move-end');
+    this.perf?.measure?.('game2048:move', 'game2048:move-start', 'game2048:move-end');
+    this.announcer.move(result.direction, result, cells, game.score);
+    if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
+    if (result.spawn) this.#settle(); // dealt here: the move is complete
+    else this.#save(); // the new tile comes with the server's answer (#dealt)
+    this.#changed();
+    return true;
+  }
+
+  #undo() {
+    if (!this.dealer.undo()) return false;
+    if (this.dealer.busy) {
+      this.#save(); // the board goes back when the server answers
+    } else {
+      this.#render();
+      this.#saidUndo();
+      this.#save();
+    }
+    this.#changed();
+    return true;
+  }
+
+  #saidUndo() {
+    this.announcer.say(this.i18n.t('sayUndo', { score: this.game.score, n: this.game.undosLeft }));
+  }
+
+  /** A move is complete (its tile is on the board): game over, saving, and the next key. */
+  #settle() {
+    const { game } = this;
+    if (game.over) this.announcer.append(`${this.i18n.t('overTitle')}. ${this.i18n.t('overText', { score: game.score })}`);
+    this.#save();
+    if (game.over) this.#finish();
+  }
+
+  /** What a dealer did after a move returned: a tile arrived, the board was reset, or the game is lost. */
+  #dealt(dealer, event) {
+    if (this.session?.dealer !== dealer) return; // a late answer for a game no longer shown
+    const { game } = this;
+    const wasWon = game.won;
+    if (event.type === 'tile') {
+      this.view.appear(event.cell, event.value);
+      this.announcer.spawned(event.cell, event.value, game.size); // the move's sentence waited for it
+      this.#refresh();
+    } else if (event.type === 'lost') {
+      this.keys = [];
+      this.hud.message(event.message);
+      this.session.submitted = true; // nothing left to send for a game the server refuses
+      this.#save();
+      this.#changed();
+      this.#startNew(null);
+      return;
+    } else {
+      this.#render();
+      if (event.undo) this.#saidUndo();
+    }
+    if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
+    this.#settle();
+    this.#changed();
+    this.#playWaitingKeys();
+  }
+
+  #playWaitingKeys() {
+    while (this.keys.length && !this.dealer.busy) {
+      if (this.waitingAtWin || this.game.over) {
+        this.keys = []; // the banner or the end answers the keys pressed before it
+        return;
+      }
+      const key = this.keys.shift();
+      if (key === 'undo') {
+        if (!this.session.submitted) this.#undo();
+      } else {
+        this.#move(key);
+      }
+    }
+  }
+
   // -- starting games ---------------------------------------------------
 
   #setSize(size) {
@@ -132,55 +242,70 @@ export class GameController {
   }
 
   #loadOrStart(size) {
-    const session = restore(this.store.get(`game:${size}`), size);
-    // an offline game not yet begun is worth a new try at a server seed
+    const session = restore(this.store.get(`game:${size}`), size, { link: this.deal.link });
+    // a practice game not yet begun is worth a new try at a ranked one
     const unstarted = session && !session.id && !session.game.startBoard && session.game.log === '';
     if (!session || unstarted) {
       this.store.remove(`game:${size}`);
-      this.#startNew('classic');
+      this.#startNew(null);
       return;
     }
-    this.session = session;
+    this.#attach(session);
     this.#render();
     this.announcer.say(this.i18n.t('sayResumed', { score: session.game.score }));
-    if (session.id && session.game.over) this.#finish();
+    if (session.id && !session.submitted) session.dealer.sync(); // the server's word on where it stands
+    if (session.game.over) this.#finish();
     this.#prefetch(size);
     this.#changed();
   }
 
-  #startNew(mode, seed = null) {
+  #startDaily(size) {
+    this.deal.ranked(size, 'daily').then((dealer) => {
+      if (dealer.game.size !== size) return;
+      this.#finish();
+      this.#setSize(size);
+      this.#begin(newSession(dealer));
+    }, (e) => this.hud.message(e?.status ? e.message : this.i18n.t('offline')));
+  }
+
+  #startNew(seed) {
     const size = this.size;
     const ready = this.prefetched.get(size);
-    if (seed === null && mode === 'classic' && ready && ready !== 'pending') {
+    if (seed === null && ready && ready !== 'pending') {
       this.prefetched.delete(size);
-      this.#begin(this.#serverSession(ready));
+      this.#begin(newSession(ready));
     } else {
-      // Start at once with a local seed; a server seed that arrives before the
-      // first move replaces it, otherwise the game stays local (unranked).
-      const session = newSession(new Game(size, seed ?? randomSeed()));
+      // Start at once with a practice game; a ranked game that arrives before the first
+      // move replaces it, otherwise it stays a practice game (sent as a record when done).
+      const session = newSession(this.deal.practice(size, seed ?? randomSeed()));
+      session.awaitingServer = seed === null; // the status line says so, not "offline"
       this.#begin(session);
       if (seed === null) {
-        this.api.newGame(size, mode).then((issued) => {
-          if (this.session === session && session.game.log === '' && issued?.size === size) {
-            this.#begin(this.#serverSession(issued), false);
-          }
-        }, () => {});
+        const settled = () => {
+          session.awaitingServer = false;
+          if (this.session === session) this.#refresh();
+        };
+        this.deal.ranked(size, 'classic').then((dealer) => {
+          if (this.session === session && session.game.log === '' && dealer.game.size === size) {
+            this.#begin(newSession(dealer), false);
+          } else settled();
+        }, settled);
       }
     }
     this.#prefetch(size);
   }
 
-  #serverSession(issued) {
-    return newSession(new Game(issued.size, issued.seed), {
-      mode: issued.mode === 'daily' ? 'daily' : 'classic',
-      id: String(issued.id),
-      token: String(issued.token),
-      date: typeof issued.date === 'string' ? issued.date : null,
-    });
+  #attach(session) {
+    this.keys = [];
+    const old = this.session?.dealer;
+    if (old && old !== session.dealer) old.close?.();
+    this.session = session;
+    const { dealer } = session;
+    dealer.onDealt = (event) => this.#dealt(dealer, event);
   }
 
   #begin(session, announce = true) {
-    this.session = session;
+    this.#attach(session);
     this.#render();
     if (announce) this.announcer.say(this.i18n.t('sayNewGame', { n: this.size }));
     this.#save();
@@ -190,21 +315,22 @@ export class GameController {
   #prefetch(size) {
     if (this.prefetched.has(size)) return;
     this.prefetched.set(size, 'pending');
-    this.api.newGame(size, 'classic').then(
-      (issued) => (issued?.size === size ? this.prefetched.set(size, issued) : this.prefetched.delete(size)),
+    this.deal.ranked(size, 'classic').then(
+      (dealer) => (dealer.game.size === size ? this.prefetched.set(size, dealer) : this.prefetched.delete(size)),
       () => this.prefetched.delete(size),
     );
   }
 
   // -- finishing games --------------------------------------------------
 
-  /** Send the current game if the server issued it and it has moves; once. */
+  /** Send the current game once, if it has moves: a ranked game's finish, or a practice record. */
   #finish() {
     const s = this.session;
-    if (!s || !s.id || s.submitted || s.game.log === '') return;
+    if (!s || s.submitted || s.game.log === '') return;
     s.submitted = true;
+    this.keys = [];
     this.#save();
-    const entry = { id: s.id, token: s.token, log: s.game.log, score: s.game.score, helped: s.game.helped };
+    const entry = s.dealer.finishEntry();
     this.queue.add(entry).then(() => {
       if (this.queue.entries.some((e) => e.id === entry.id) && this.nickname() !== null) {
         this.hud.message(this.i18n.t('queued'));
@@ -225,6 +351,7 @@ export class GameController {
     this.askingName = true;
     const answer = await this.dialogs.nickname(this.nickname() ?? '');
     this.askingName = false;
+    if (answer === undefined) return; // dismissed (Esc): no answer, nothing stored
     // eslint-disable-next-line no-control-regex
     const clean = (answer ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 24).trim();
     if (clean) this.store.set('name', clean);
@@ -232,11 +359,15 @@ export class GameController {
     this.queue.flush();
   }
 
-  /** The queue's report on a sent game. */
+  /** The queue's report on a sent game; a ranked game's finish reveals its seed. */
   submitted(entry, answer) {
     if (answer?.verified) {
       const key = answer.ranked ? 'sent' : 'sentUnranked';
       this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
+      if (entry.kind !== 'record' && this.session?.id === entry.id && Number.isSafeInteger(answer.seed)) {
+        this.game.seed = answer.seed;
+        this.#changed();
+      }
     } else if (answer?.error) {
       this.hud.message(answer.error);
     }

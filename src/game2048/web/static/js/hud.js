@@ -1,13 +1,18 @@
 // Everything around the board that shows numbers or status: score with its
 // "+N", best, the undo count, the ranked/unranked note, the hint arrow.
+// Score and Best are plain text, not live regions: the move's announcement
+// already says the score, and a bare number read after it helps no one.
 
 const ARROWS = { up: '↑', down: '↓', left: '←', right: '→' };
 
 export class Hud {
-  constructor(doc, translator) {
+  /** `onRankLost()` is called once when the game on the board stops being ranked (undo, hint, autoplay). */
+  constructor(doc, translator, { onRankLost = () => {} } = {}) {
     this.doc = doc;
     this.i18n = translator;
+    this.onRankLost = onRankLost;
     this.el = (id) => doc.getElementById(id);
+    this.ranked = null; // {session, ranked}: what the status line last showed
   }
 
   /** Show the score; points > 0 floats a "+N" above it. */
@@ -26,9 +31,10 @@ export class Hud {
     }
   }
 
+  /** The undo count; a spent undo button stays focusable (aria-disabled), so focus never drops to the page. */
   undo(left, enabled) {
     this.el('undo-count').textContent = this.i18n.t('undosLeft', { n: left });
-    this.el('undo').disabled = !enabled;
+    this.el('undo').setAttribute('aria-disabled', String(!enabled));
   }
 
   /** The line under the controls: whether this game can be ranked, and why not. */
@@ -37,20 +43,24 @@ export class Hud {
     const notes = [];
     if (session.mode === 'daily' && session.date) notes.push(this.i18n.t('dailyOf', { date: session.date }));
     if (game.startBoard) notes.push(this.i18n.t('practice'));
+    else if (!session.id && session.awaitingServer) notes.push(this.i18n.t('pending'));
     else if (!session.id) notes.push(this.i18n.t('offline'));
     else if (game.helped) notes.push(this.i18n.t('usedHelp'));
     else if (game.undosLeft < 3) notes.push(this.i18n.t('usedUndo'));
     else notes.push(this.i18n.t('ranked'));
     const el = this.el('status');
     el.textContent = notes.join(' · ');
-    el.dataset.ranked = String(game.ranked && Boolean(session.id));
+    const ranked = game.ranked && Boolean(session.id);
+    el.dataset.ranked = String(ranked);
+    if (this.ranked?.session === session && this.ranked.ranked && !ranked) this.onRankLost();
+    this.ranked = { session, ranked };
     const mode = session.mode === 'daily' ? '&mode=daily' : '';
     this.el('leaderboard-link').href = `/leaderboard?size=${game.size}${mode}`;
   }
 
   hint(direction) {
     this.el('hint-out').textContent = direction
-      ? this.i18n.t('hintSays', { arrow: ARROWS[direction], dir: this.i18n.t(direction) })
+      ? this.i18n.t('hintShown', { arrow: ARROWS[direction], dir: this.i18n.t(direction) })
       : '';
   }
 
@@ -64,9 +74,5 @@ export class Hud {
 
   sizes(size) {
     for (const b of this.doc.querySelectorAll('[data-size]')) b.setAttribute('aria-pressed', String(Number(b.dataset.size) === size));
-  }
-
-  languages(lang) {
-    for (const b of this.doc.querySelectorAll('[data-lang]')) b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
   }
 }

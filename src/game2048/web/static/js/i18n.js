@@ -1,32 +1,28 @@
-// Picks the language and fills the page's words: ?lang=, then the saved choice
-// (the "lang" cookie the site's pages share), then the browser's languages.
-import en from './i18n/en.js';
-import he from './i18n/he.js';
-import ru from './i18n/ru.js';
-import th from './i18n/th.js';
+// The page's words in one language. The server picks the language (?lang=,
+// then the "lang" cookie, then Accept-Language, then English), renders the
+// page in it and embeds that language's pack (i18n/<lang>.json, the one source
+// of the game's strings, which the server's template reads too) as a JSON data
+// block: the browser never loads the other languages.
+//
+// A string is text with {name} placeholders, or an object of plural forms
+// chosen by Intl.PluralRules for the value of {n}: {"one": "…", "few": "…",
+// "other": "…"}; a missing form falls back to "other".
 
-export const LANGUAGES = Object.freeze({ en, he, ru, th });
+export const LANGUAGES = Object.freeze(['en', 'he', 'ru', 'th']);
 export const DEFAULT_LANGUAGE = 'en';
 
-/** The first supported language among candidates like 'he-IL' or 'ru'. */
-export function pickLanguage(candidates) {
-  for (const c of candidates) {
-    const code = typeof c === 'string' ? c.toLowerCase().split('-')[0] : '';
-    if (code === 'iw') return 'he';
-    if (Object.hasOwn(LANGUAGES, code)) return code;
-  }
-  return DEFAULT_LANGUAGE;
+/** The pack the server embedded in the page (<script type="application/json" id="strings">). */
+export function embeddedPack(doc) {
+  return JSON.parse(doc.getElementById('strings').textContent);
 }
 
 export class Translator {
-  constructor(lang = DEFAULT_LANGUAGE) {
-    this.use(lang);
-  }
-
-  use(lang) {
-    this.lang = Object.hasOwn(LANGUAGES, lang) ? lang : DEFAULT_LANGUAGE;
-    this.pack = LANGUAGES[this.lang];
-    this.numbers = new Intl.NumberFormat(this.lang === 'th' ? 'th-TH-u-nu-latn' : this.lang);
+  /** `pack`: {lang, name, dir, locale, strings}, as in i18n/<lang>.json (plus its lang code). */
+  constructor(pack) {
+    this.pack = pack;
+    this.lang = pack.lang ?? DEFAULT_LANGUAGE;
+    this.numbers = new Intl.NumberFormat(pack.locale ?? this.lang);
+    this.plurals = new Intl.PluralRules(pack.locale ?? this.lang);
   }
 
   get dir() {
@@ -35,7 +31,8 @@ export class Translator {
 
   /** The string `key` with {name} replaced from vars; numbers are formatted for the language. */
   t(key, vars = {}) {
-    const text = this.pack.strings[key] ?? en.strings[key] ?? key;
+    let text = this.pack.strings[key] ?? key;
+    if (typeof text === 'object') text = text[this.plurals.select(Number(vars.n ?? 0))] ?? text.other;
     return text.replace(/\{(\w+)\}/g, (_, name) => {
       const v = vars[name];
       return typeof v === 'number' ? this.number(v) : String(v ?? '');
@@ -44,21 +41,5 @@ export class Translator {
 
   number(n) {
     return this.numbers.format(n);
-  }
-
-  /**
-   * Fill every element under root that names a string: data-i18n sets the text,
-   * data-i18n-label the aria-label; data-i18n-vars holds JSON values for both.
-   */
-  apply(root, doc = root.ownerDocument ?? root) {
-    const html = doc.documentElement;
-    html.lang = this.lang;
-    html.dir = this.dir;
-    doc.title = this.t('pageTitle');
-    for (const el of root.querySelectorAll('[data-i18n], [data-i18n-label]')) {
-      const vars = el.dataset.i18nVars ? JSON.parse(el.dataset.i18nVars) : {};
-      if (el.dataset.i18n) el.textContent = this.t(el.dataset.i18n, vars);
-      if (el.dataset.i18nLabel) el.setAttribute('aria-label', this.t(el.dataset.i18nLabel, vars));
-    }
   }
 }

@@ -2,9 +2,11 @@
 // questions asked in a <dialog>: confirm a new game, and the nickname.
 
 export class Overlays {
-  constructor(doc, translator) {
+  /** `home()` puts the focus back on the board when an overlay that held it goes away. */
+  constructor(doc, translator, { home = () => {} } = {}) {
     this.doc = doc;
     this.i18n = translator;
+    this.home = home;
     this.win = doc.getElementById('win');
     this.over = doc.getElementById('over');
   }
@@ -12,6 +14,8 @@ export class Overlays {
   /** Show which overlay fits the game now: 'win', 'over' or none. */
   show(kind, { target = 0, score = 0 } = {}) {
     const wasHidden = { win: this.win.hidden, over: this.over.hidden };
+    const active = this.doc.activeElement;
+    const hadFocus = [this.win, this.over].some((o) => !o.hidden && o.contains(active));
     this.win.hidden = kind !== 'win';
     this.over.hidden = kind !== 'over';
     if (kind === 'win') {
@@ -21,11 +25,14 @@ export class Overlays {
       this.#text('over-text', 'overText', { score });
       if (wasHidden.over) this.over.querySelector('button').focus();
     }
+    // a hidden button cannot keep the focus: without this it would fall to the page
+    const now = this.doc.activeElement;
+    const lost = !now || now === this.doc.body || [this.win, this.over].some((o) => o.hidden && o.contains(now));
+    if (hadFocus && lost) this.home();
   }
 
   #text(id, key, vars) {
     const el = this.doc.getElementById(id);
-    el.dataset.i18nVars = JSON.stringify(vars);
     el.textContent = this.i18n.t(key, vars);
   }
 }
@@ -47,11 +54,16 @@ export class Dialogs {
       .then((answer) => answer === 'yes');
   }
 
-  /** Resolves to the name typed (trimmed, may be '') or null if the player skipped. */
+  /**
+   * Resolves to the name typed (trimmed, may be ''), null if the player chose to
+   * stay anonymous, or undefined if the dialog was dismissed (Esc): no answer.
+   */
   nickname(current = '') {
     this.nameInput.value = current;
-    return this.#ask(this.nameDialog, () => this.nameInput.select())
-      .then((answer) => (answer === 'save' ? this.nameInput.value.trim() : null));
+    return this.#ask(this.nameDialog, () => this.nameInput.select()).then((answer) => {
+      if (answer === 'save') return this.nameInput.value.trim();
+      return answer === 'skip' ? null : undefined;
+    });
   }
 
   #ask(dialog, focus) {

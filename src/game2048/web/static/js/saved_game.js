@@ -1,60 +1,71 @@
 // What a saved game looks like in storage, and the checks that decide whether
-// saved data can be trusted. The game itself is stored as its record (seed and
-// log) and rebuilt by replay, so a saved board can never break the rules.
-import { SIZES, replay } from './engine.js';
+// saved data can be trusted. A practice game is stored as its record (seed and
+// log) and rebuilt by replay; a ranked game as what the server last dealt
+// (board, score, log), which the server confirms when the page talks to it
+// again. Anything that does not hold together is dropped.
+import { SIZES } from './engine.js';
+import { LocalDealer } from './local_dealer.js';
+import { ServerDealer } from './server_dealer.js';
 
-export const FORMAT = 1;
+export const FORMAT = 2;
 const MAX_LOG = 200000;
 const MODES = ['classic', 'daily'];
 
 /**
- * A session is one game and what the page knows about it:
- * {game, mode, id, token, date, keepPlaying, submitted}. id and token are null
- * for a game the server never issued (offline or practice): it is never sent.
+ * A session is one game and what the page knows about it: {dealer, mode, id,
+ * token, date, keepPlaying, submitted}. id and token are null for a practice
+ * game (the page deals its tiles); a ranked game's come from the server.
  */
-export function newSession(game, { mode = 'classic', id = null, token = null, date = null } = {}) {
-  return { game, mode, id, token, date, keepPlaying: false, submitted: false };
+export function newSession(dealer, { mode = dealer.mode ?? 'classic', date = dealer.date ?? null } = {}) {
+  return {
+    dealer, mode, id: dealer.id ?? null, token: dealer.token ?? null, date, keepPlaying: false, submitted: false,
+    /** The game on the board, whoever deals it. */
+    get game() {
+      return this.dealer.game;
+    },
+  };
 }
 
 export function serialise(session) {
-  const { game } = session;
+  const { dealer } = session;
+  const ranked = session.id !== null;
   return {
     v: FORMAT,
-    size: game.size,
-    seed: game.seed,
-    log: game.log,
-    score: game.score,
-    start: game.startBoard,
-    helped: game.helped,
+    size: dealer.game.size,
+    helped: dealer.game.helped,
     mode: session.mode,
-    id: session.id,
-    token: session.token,
     date: session.date,
     keepPlaying: session.keepPlaying,
     submitted: session.submitted,
+    served: ranked ? dealer.toJSON() : null,
+    practice: ranked ? null : dealer.toJSON(),
   };
 }
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOptionalString = (v) => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 200);
 
-/** The session saved in `data` for board `size`, or null if anything about it is off. */
-export function restore(data, size) {
+/**
+ * The session saved in `data` for board `size`, or null if anything about it is off.
+ * `link(id)` opens the connection of a ranked game; `onDealt` hears its dealer.
+ */
+export function restore(data, size, { link, onDealt } = {}) {
   if (!isObject(data) || data.v !== FORMAT || data.size !== size || !SIZES.includes(size)) return null;
-  if (typeof data.log !== 'string' || data.log.length > MAX_LOG || !/^[UDLRZ]*$/.test(data.log)) return null;
-  if (!MODES.includes(data.mode) || !isOptionalString(data.id) || !isOptionalString(data.token)) return null;
-  if (!isOptionalString(data.date) || (data.id === null) !== (data.token === null)) return null;
+  if (!MODES.includes(data.mode) || !isOptionalString(data.date)) return null;
   for (const flag of ['helped', 'keepPlaying', 'submitted']) if (typeof data[flag] !== 'boolean') return null;
-  if (data.start !== null && (!Array.isArray(data.start) || data.start.length !== size)) return null;
-  let game;
-  try {
-    game = replay(size, data.seed, data.log, data.start);
-  } catch {
-    return null;
+  if ((data.served === null) === (data.practice === null)) return null;
+  const saved = data.served ?? data.practice;
+  if (!isObject(saved) || typeof saved.log !== 'string' || saved.log.length > MAX_LOG) return null;
+  let dealer;
+  if (data.served) {
+    if (!isOptionalString(saved.id) || !isOptionalString(saved.token) || !link) return null;
+    dealer = ServerDealer.restore(saved, size, link, { mode: data.mode, date: data.date, onDealt });
+  } else {
+    dealer = LocalDealer.restore(saved, size);
   }
-  if (game.score !== data.score) return null;
-  game.helped = data.helped;
-  const session = newSession(game, data);
+  if (!dealer) return null;
+  dealer.game.helped = data.helped;
+  const session = newSession(dealer, { mode: data.mode, date: data.date });
   session.keepPlaying = data.keepPlaying;
   session.submitted = data.submitted;
   return session;

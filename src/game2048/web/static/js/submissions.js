@@ -1,6 +1,9 @@
 // Finished games waiting to be sent to the server. The queue lives in storage
 // before the first attempt, so a score survives a closed tab or a dead
 // network; entries leave it only when the server has answered for good.
+// Two kinds: the finish of a ranked game ({kind: 'finish', id, token, log,
+// helped}: finishing again is safe, the server answers the same) and a
+// practice record ({kind: 'record', id, record: {size, seed, log, score, start}}).
 
 const KEY = 'queue';
 const RETRY_MS = [2000, 5000, 15000, 60000];
@@ -23,10 +26,12 @@ export class SubmissionQueue {
 
   get entries() {
     const list = this.storage.get(KEY);
-    return Array.isArray(list) ? list.filter((e) => e && typeof e.id === 'string' && typeof e.token === 'string') : [];
+    const sane = (e) => e && typeof e.id === 'string'
+      && (e.kind === 'record' ? typeof e.record === 'object' && e.record !== null : typeof e.token === 'string');
+    return Array.isArray(list) ? list.filter(sane) : [];
   }
 
-  /** Keep {id, token, log, score, helped} and try to send it. */
+  /** Keep a finish or a practice record and try to send it. */
   add(entry) {
     const list = this.entries.filter((e) => e.id !== entry.id);
     list.push(entry);
@@ -34,25 +39,36 @@ export class SubmissionQueue {
     return this.flush();
   }
 
-  /** Send what is waiting; resolves when this round is over. */
+  /** Send what is waiting; resolves when this round is over (including games added meanwhile). */
   flush() {
-    if (!this.sending) this.sending = this.#send().finally(() => { this.sending = null; });
+    if (this.sending) {
+      this.again = true; // an entry added while a round runs is sent before the round ends
+      return this.sending;
+    }
+    this.sending = (async () => {
+      let stalled = false;
+      do {
+        this.again = false;
+        stalled = await this.#send();
+      } while (this.again && !stalled);
+    })().finally(() => { this.sending = null; });
     return this.sending;
   }
 
+  /** One pass over the queue; true if it stopped to retry later. */
   async #send() {
     const name = this.name();
-    if (name === null) return;
+    if (name === null) return true;
     for (const entry of this.entries) {
       let answer;
       try {
-        answer = await this.api.finish(entry.id, {
-          token: entry.token, log: entry.log, score: entry.score, name, helped: entry.helped,
-        });
+        answer = entry.kind === 'record'
+          ? await this.api.record({ ...entry.record, name })
+          : await this.api.finish(entry.id, { token: entry.token, log: entry.log, name, helped: Boolean(entry.helped) });
       } catch (e) {
         if (e.retryable) {
           this.#retryLater();
-          return;
+          return true;
         }
         answer = { error: e.message, status: e.status };
       }
@@ -60,6 +76,7 @@ export class SubmissionQueue {
       this.failures = 0;
       this.done(entry, answer);
     }
+    return false;
   }
 
   #retryLater() {

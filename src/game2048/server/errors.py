@@ -1,0 +1,120 @@
+"""One error story: every refusal leaves as ``{"error": "..."}`` with a 4xx status.
+
+The statuses, and what each means, are listed once here (``STATUSES``): the
+OpenAPI description, the route docs (``responses(...)``) and the handlers all
+read them. A body the server cannot read (not JSON, not UTF-8, a number of
+thousands of digits, nesting too deep, the wrong content type) is 422, like a
+body that does not fit its schema; 413 is only for a body over the byte limit.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
+from starlette.types import Send
+
+log = logging.getLogger(__name__)
+
+#: Every status the API answers a client's mistake with, and what it means.
+STATUSES: dict[int, str] = {
+    403: "the token does not belong to this game",
+    404: "no such game (or path), or a record not public yet (a game in play, a daily game "
+         "whose day lasts)",
+    405: "the method is not allowed on this path",
+    408: "the request's body did not arrive in time",
+    409: "the game went on differently (a fork, or `at` ahead of its log), is finished, or is a "
+         "daily game past its day; or a finish whose log is not the server's",
+    413: "the request body is over the byte limit",
+    422: "a body that cannot be read as JSON (or not UTF-8, or not application/json), a request "
+         "that does not fit the schema (a log too long included), a move the rules refuse (nothing "
+         "of the request is applied), or a record that does not verify",
+    429: "too many requests, too much verification work, or today's daily tries used, from this "
+         "address: see Retry-After",
+}
+
+
+class ErrorOut(BaseModel):
+    error: str = Field(description="What was wrong, in words a person can act on.")
+
+
+def responses(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The ``responses=`` of a route that can answer these statuses (422 and 413 always apply
+    to a route with a body; list them where they do).
+
+    >>> sorted(responses(404, 422))
+    [404, 422]
+    """
+    return {code: {"model": ErrorOut, "description": STATUSES[code]} for code in codes}
+
+
+def describe_statuses() -> str:
+    """The status list for the API's description, one line each."""
+    return "\n".join(f"- {code}: {text}" for code, text in sorted(STATUSES.items()))
+
+
+def error_body(message: str) -> bytes:
+    return json.dumps({"error": message}).encode()
+
+
+async def send_error(send: Send, status: int, message: str, *, close: bool = False,
+                     headers: dict[str, str] | None = None) -> None:
+    """Answer from pure ASGI middleware in the API's error shape."""
+    payload = error_body(message)
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode())]
+    raw += [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    if close:
+        raw.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": payload})
+
+
+def install(app: FastAPI, client_error: type[Exception]) -> None:
+    """The exception handlers: ``client_error`` (with ``status``, ``message``, ``headers``),
+    schema errors, Starlette's HTTP errors, and a last resort that logs and answers 500."""
+
+    @app.exception_handler(client_error)
+    async def refused(_request: Request, exc: Any) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": describe_validation(exc.errors())}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
+        status = exc.status_code
+        message = {
+            404: f"nothing at {request.url.path}",
+            405: f"{request.method} is not allowed on {request.url.path}",
+        }.get(status, str(exc.detail))
+        if status == 400:  # FastAPI's "error parsing the body": our bodies guard should have caught it
+            status, message = 422, f"the body cannot be read: {exc.detail}"
+        return JSONResponse({"error": message}, status_code=status, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(Exception)
+    async def crash(_request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return JSONResponse({"error": "internal error; nothing was stored"}, status_code=500)
+
+
+def describe_validation(errors: object) -> str:
+    """One line per problem, e.g. ``size: Input should be less than or equal to 6``."""
+    parts = []
+    for err in list(errors)[:3]:  # type: ignore[call-overload]
+        loc = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "body"
+        if err.get("type") == "json_invalid":
+            parts.append("the body is not valid JSON")
+        elif loc == "body" and err.get("type") in ("model_attributes_type", "dict_type"):
+            parts.append("the body must be a JSON object (sent as application/json)")
+        elif err.get("type") == "missing":
+            parts.append(f"{loc}: required")
+        else:
+            parts.append(f"{loc}: {err.get('msg', 'invalid')}")
+    return "; ".join(parts) or "invalid request"

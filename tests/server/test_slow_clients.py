@@ -1,0 +1,236 @@
+"""Slow clients, with real sockets against ``game2048 serve``: stalled uploads hold nothing but
+their own sockets and are closed after the body deadline; behind the nginx configuration of
+docs/deploy.md, a client that stalls in its headers is closed too (uvicorn has no header deadline)."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+STALLED = 60
+BODY_DEADLINE = 3  # seconds, short for the test (30 by default)
+NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_for(url: str, proc: subprocess.Popen[bytes], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, f"exited with {proc.returncode}"
+        try:
+            with urllib.request.urlopen(url, timeout=1) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"{url} did not answer within {seconds} s")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """The port of a real ``game2048 serve`` with a short body deadline."""
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("slow")
+    env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_BODY_DEADLINE": str(BODY_DEADLINE),
+           "GAME2048_WARM_SOLVER": "0"}
+    command = Path(sys.executable).with_name("game2048")
+    with (folder / "serve.log").open("wb") as log:
+        proc = subprocess.Popen([str(command), "serve", "--port", str(port), "--db",
+                                 f"sqlite:///{folder / 'db.sqlite3'}"], stdout=log, stderr=log, env=env)
+        try:
+            _wait_for(f"http://127.0.0.1:{port}/healthz", proc)
+            yield port
+        finally:
+            proc.terminate()
+            proc.wait(timeout=15)
+
+
+def _stall(port: int, what: bytes) -> socket.socket:
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(what)
+    return s
+
+
+STALLED_UPLOAD = (b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 5000\r\n\r\n{\"size\": ")
+STALLED_HEADERS = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: "
+
+
+def _answer_within(port: int, seconds: float, source: str = "127.0.0.1") -> float:
+    """A normal request, from ``source`` (another loopback address is another client to nginx)."""
+    start = time.monotonic()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=seconds, source_address=(source, 0))
+    conn.request("GET", "/api/leaderboard")
+    r = conn.getresponse()
+    assert r.status == 200, r.read()
+    r.read()
+    conn.close()
+    took = time.monotonic() - start
+    assert took < seconds
+    return took
+
+
+def _closed_or_refused(s: socket.socket, seconds: float) -> bytes:
+    """What the server sent before closing (b"" if it closed without a word); fails if still open."""
+    s.settimeout(seconds)
+    got = b""
+    try:
+        while chunk := s.recv(4096):
+            got += chunk
+    except TimeoutError:
+        raise AssertionError(f"still open after {seconds} s; got {got[:100]!r}") from None
+    except ConnectionResetError:
+        pass
+    return got
+
+
+def test_stalled_uploads_do_not_stop_a_normal_request_and_are_closed(server):
+    sockets = [_stall(server, STALLED_UPLOAD) for _ in range(STALLED)]
+    try:
+        _answer_within(server, 3)
+        for s in sockets:
+            answer = _closed_or_refused(s, BODY_DEADLINE + 10)
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
+            assert re.search(rb'\{"error": "the request body did not arrive within', answer)
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def test_stalled_headers_do_not_stop_a_normal_request(server):
+    sockets = [_stall(server, STALLED_HEADERS) for _ in range(STALLED)]
+    try:
+        _answer_within(server, 3)  # uvicorn itself never closes these: the proxy's job, below
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def _nginx_config(proxy_port: int, upstream_port: int, folder: Path) -> Path:
+    """The server block from docs/deploy.md, inside a minimal nginx.conf that runs unprivileged."""
+    doc = (ROOT / "docs" / "deploy.md").read_text()
+    block = re.search(r"```nginx\n(.*?)```", doc, re.S)
+    assert block, "docs/deploy.md has the nginx configuration"
+    site = block.group(1).replace("listen 80;", f"listen 127.0.0.1:{proxy_port};")
+    site = site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream_port};")
+    site = re.sub(r"client_header_timeout \d+s;", "client_header_timeout 3s;", site)
+    for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"):
+        (folder / name).mkdir(exist_ok=True)
+    conf = folder / "nginx.conf"
+    conf.write_text(f"""
+daemon off;
+master_process off;
+worker_processes 1;
+pid {folder}/nginx.pid;
+error_log stderr warn;
+events {{ worker_connections 512; }}
+http {{
+    access_log off;
+    client_body_temp_path {folder}/client_body;
+    proxy_temp_path {folder}/proxy;
+    fastcgi_temp_path {folder}/fastcgi;
+    uwsgi_temp_path {folder}/uwsgi;
+    scgi_temp_path {folder}/scgi;
+{site}
+}}
+""")
+    return conf
+
+
+@pytest.fixture
+def nginx(server: int, tmp_path: Path) -> Iterator[int]:
+    if NGINX is None:
+        pytest.skip("nginx is not installed (apt-get install nginx; scripts/test.sh does it as root)")
+    port = _free_port()
+    conf = _nginx_config(port, server, tmp_path)
+    check = subprocess.run([NGINX, "-t", "-p", str(tmp_path), "-c", str(conf)],
+                           capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    with (tmp_path / "nginx.log").open("wb") as log:
+        proc = subprocess.Popen([NGINX, "-p", str(tmp_path), "-c", str(conf)], stdout=log, stderr=log)
+        try:
+            _wait_for(f"http://127.0.0.1:{port}/healthz", proc)
+            yield port
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+
+
+def test_behind_nginx_a_client_stalled_in_its_headers_is_closed(nginx):
+    sockets = [_stall(nginx, STALLED_HEADERS) for _ in range(STALLED)]
+    uploads = [_stall(nginx, STALLED_UPLOAD) for _ in range(STALLED)]
+    try:
+        _answer_within(nginx, 3, source="127.0.0.2")  # the stalling address is limited, others not
+        for s in sockets:  # closed by client_header_timeout (3 s here, 10 s in the docs)
+            _closed_or_refused(s, 10)
+        _answer_within(nginx, 3, source="127.0.0.3")
+    finally:
+        for s in sockets + uploads:
+            s.close()
+
+
+def test_behind_nginx_the_api_still_answers_in_its_own_shape(nginx):
+    conn = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10, source_address=("127.0.0.4", 0))
+    conn.request("POST", "/api/games", body=b"{" * (300 * 1024), headers={"Content-Type": "application/json"})
+    r = conn.getresponse()
+    assert r.status == 413 and b'"error"' in r.read()
+    conn.close()
+
+
+def test_behind_nginx_one_address_flooding_gets_429_in_the_api_shape(nginx):
+    statuses = []
+    for _ in range(120):
+        conn = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10, source_address=("127.0.0.5", 0))
+        conn.request("GET", "/healthz")
+        r = conn.getresponse()
+        statuses.append((r.status, r.read()))
+        conn.close()
+    refused = [body for status, body in statuses if status == 429]
+    assert refused and all(b'"error"' in body for body in refused)
+    assert all(status in (200, 429) for status, _ in statuses)
+
+
+def test_behind_nginx_a_ranked_game_plays_over_the_websocket(nginx):
+    import json
+
+    from websockets.sync.client import connect
+
+    from game2048 import replay
+
+    from .conftest import next_move
+
+    conn = http.client.HTTPConnection("127.0.0.1", nginx, timeout=10, source_address=("127.0.0.6", 0))
+    conn.request("POST", "/api/games", body=b'{"size": 4}', headers={"Content-Type": "application/json"})
+    r = conn.getresponse()
+    assert r.status == 201
+    issued = json.loads(r.read())
+    conn.close()
+    board, at, log = issued["board"], 0, ""
+    sock = socket.create_connection(("127.0.0.1", nginx), source_address=("127.0.0.6", 0))
+    with connect(f"ws://127.0.0.1:{nginx}/api/games/{issued['id']}/play", sock=sock) as ws:
+        # through nginx's upgrade, the app's middleware and back (no 4x4 game ends this soon)
+        for _ in range(10):
+            letter = next_move(board)
+            ws.send(json.dumps({"op": "moves", "token": issued["token"], "at": at, "moves": letter}))
+            answer = json.loads(ws.recv(timeout=10))
+            board, at, log = answer["board"], answer["at"], log + letter
+        ws.send(json.dumps({"op": "finish", "token": issued["token"], "name": "proxied"}))
+        done = json.loads(ws.recv(timeout=10))
+    assert done["verified"] and replay(4, done["seed"], log).board == board

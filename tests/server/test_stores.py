@@ -1,0 +1,142 @@
+"""Both stores of games in play (the database, and Redis when REDIS_URL is set) play the same games,
+and idle games are removed.
+
+The Redis tests run against the real Redis on 127.0.0.1:6379 (database 15, keys of this run only).
+"""
+
+from __future__ import annotations
+
+import socket
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import select, update
+
+from game2048 import replay, slide
+from game2048.server import create_app, live
+from game2048.server.games import ClientError
+from game2048.server.live_store import DatabaseStore, RedisStore, utc_now
+from game2048.server.models import DailyTryRow, GameRow
+
+from .conftest import NAMES, Api, Played
+
+REDIS_URL = "redis://127.0.0.1:6379/15"
+
+
+def _redis_reachable() -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", 6379), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+@pytest.fixture
+def redis_app(settings) -> Iterator:  # type: ignore[no-untyped-def]
+    if not _redis_reachable():
+        pytest.skip("Redis not reachable at 127.0.0.1:6379 (the Redis store needs a real Redis)")
+    app = create_app(replace(settings, redis_url=REDIS_URL))
+    store = app.state.store
+    assert isinstance(store, RedisStore)
+    store.PREFIX = f"game2048-test-{uuid.uuid4().hex[:8]}:"  # this run's keys only
+    yield app
+    for key in store.redis.scan_iter(f"{store.PREFIX}*"):
+        store.redis.delete(key)
+    app.state.engine.dispose()
+
+
+def test_the_default_store_is_the_database(app):
+    assert isinstance(app.state.store, DatabaseStore)
+
+
+def test_a_game_in_redis_is_dealt_retried_finished_and_revealed(redis_app):
+    api = Api(TestClient(redis_app))
+    played = api.served(4, 30)
+    store = redis_app.state.store
+    with redis_app.state.sessions() as s:  # the database holds what the game was issued as, not its play
+        row = s.get(GameRow, played.issued["id"])
+        assert row.live is None and row.at == 0 and row.finished_at is None
+    assert store.redis.exists(store._keys(played.issued["id"])[0])
+    again = api.moves(played.issued, played.at - 1, played.log[-1])
+    assert again.json() == played.answers[-1]
+    fork = next(x for x in "LDRU" if x != played.log[3])
+    assert api.moves(played.issued, 3, fork).status_code == 409
+    assert api.state(played.issued).json()["log"] == played.log
+    done = api.finish(played.issued)
+    assert done.status_code == 200 and api.finish(played.issued).json() == done.json()
+    assert not store.redis.exists(store._keys(played.issued["id"])[0])
+    record = api.stored(played.issued["id"])
+    assert record["log"] == played.log
+    assert replay(4, record["seed"], record["log"]).board == played.board
+    assert api.moves(played.issued, played.at, "L").status_code == 409
+
+
+def test_redis_counts_daily_tries_and_lets_exactly_the_limit_through(redis_app):
+    store = redis_app.state.store
+
+    def start(_: int) -> str:
+        try:
+            live.start(store, redis_app.state.secret, 4, "daily", client="192.0.2.1", daily_tries=3)
+            return "ok"
+        except ClientError as exc:
+            return str(exc.status)
+
+    with ThreadPoolExecutor(6) as pool:
+        outcomes = list(pool.map(start, range(10)))
+    assert outcomes.count("ok") == 3 and outcomes.count("429") == 7
+
+
+def test_racing_moves_in_redis_extend_a_game_once(redis_app):
+    api = Api(TestClient(redis_app))
+    played = api.served(4, 2)
+    issued = played.issued
+    letters = [x for x in "LDRU" if slide(played.board, NAMES[x])[0] != played.board]
+
+    def move(i: int) -> str:
+        try:
+            live.play(redis_app.state.store, redis_app.state.secret, issued["id"], token=issued["token"],
+                      at=played.at, moves=letters[i % len(letters)])
+            return "ok"
+        except ClientError as exc:
+            return str(exc.status)
+
+    with ThreadPoolExecutor(8) as pool:
+        outcomes = list(pool.map(move, range(16)))
+    assert set(outcomes) <= {"ok", "409"} and "ok" in outcomes
+    assert api.state(issued).json()["at"] == played.at + 1
+
+
+def test_idle_games_are_removed_and_finished_ones_kept(app, api):
+    idle, fresh = api.served(4, 3), api.served(4, 3)
+    _, finished, _ = api.honest(4, 3)
+    long_ago = utc_now() - timedelta(days=8)
+    with app.state.sessions() as s:
+        s.execute(update(GameRow).where(GameRow.id.in_([idle.issued["id"], finished.issued["id"]]))
+                  .values(touched_at=long_ago, created_at=long_ago))
+        s.add(DailyTryRow(client="x" * 64, day=(utc_now() - timedelta(days=3)).date(), size=4, tries=1))
+        s.commit()
+    assert app.state.store.purge(utc_now(), timedelta(days=7)) == 1
+    assert api.moves(idle.issued, idle.at, "L").status_code == 404
+    assert api.state(fresh.issued).status_code == 200
+    assert api.stored(finished.issued["id"]) is not None
+    with app.state.sessions() as s:
+        assert s.scalars(select(DailyTryRow)).all() == []
+
+
+def test_idle_games_in_redis_expire_and_their_rows_go(redis_app):
+    api = Api(TestClient(redis_app))
+    idle = api.play_on(Played(api.start(3)), 2)
+    store = redis_app.state.store
+    store.redis.delete(*store._keys(idle.issued["id"]))  # what Redis does when the idle time runs out
+    long_ago = utc_now() - timedelta(days=8)
+    with redis_app.state.sessions() as s:
+        s.execute(update(GameRow).where(GameRow.id == idle.issued["id"]).values(created_at=long_ago))
+        s.commit()
+    assert store.purge(utc_now(), timedelta(days=7)) == 1
+    assert api.moves(idle.issued, idle.at, "L").status_code == 404
+    assert store.redis.ttl(store._keys(api.start(3)["id"])[0]) > 6 * 24 * 3600

@@ -1,0 +1,88 @@
+"""The WebSocket /api/games/{id}/play: the same requests and answers as HTTP, one message each."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game2048 import replay
+
+from .conftest import next_move
+
+POSITION = {"op", "at", "board", "score", "over", "won", "undos_left", "ranked"}
+
+
+def test_a_game_played_over_the_socket_matches_http_and_is_revealed_at_the_finish(api):
+    issued = api.start(4)
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        board, at, log = issued["board"], 0, ""
+        for _ in range(30):
+            letter = next_move(board)
+            ws.send_json({"op": "moves", "token": issued["token"], "at": at, "moves": letter})
+            answer = ws.receive_json()
+            assert set(answer) == POSITION and answer["op"] == "moves" and answer["at"] == at + 1
+            board, at, log = answer["board"], answer["at"], log + letter
+        http = api.moves(issued, at - 1, log[-1]).json()  # the same retry over HTTP: the same answer
+        assert {**http, "op": "moves"} == answer
+        ws.send_json({"op": "state", "token": issued["token"]})
+        assert ws.receive_json() == {**answer, "op": "state", "log": log}
+        ws.send_json({"op": "finish", "token": issued["token"], "name": "Socket", "log": log})
+        done = ws.receive_json()
+    assert done["op"] == "finish" and done["verified"] and done["ranked"]
+    assert replay(4, done["seed"], log).board == board
+
+
+def test_pipelined_messages_are_answered_in_order(api):
+    issued = api.start(4)
+    letter = next_move(issued["board"])
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "moves", "token": issued["token"], "at": 0, "moves": letter})
+        ws.send_json({"op": "moves", "token": issued["token"], "at": 0, "moves": letter})  # a retry
+        ws.send_json({"op": "state", "token": issued["token"]})
+        first, again, state = ws.receive_json(), ws.receive_json(), ws.receive_json()
+    assert {**first, "op": "x"} == {**again, "op": "x"} and state["at"] == 1
+
+
+BAD_MESSAGES = [
+    ("not json", "{", None, 422),
+    ("not an object", "[1]", None, 422),
+    ("no op", json.dumps({"token": "t"}), None, 422),
+    ("unknown op", json.dumps({"op": "teleport"}), "teleport", 422),
+    ("missing token", json.dumps({"op": "moves", "at": 0, "moves": "L"}), "moves", 422),
+    ("at as text", json.dumps({"op": "moves", "token": "t", "at": "0", "moves": "L"}), "moves", 422),
+    ("too many moves", json.dumps({"op": "moves", "token": "t", "at": 0, "moves": "L" * 65}), "moves", 422),
+    ("empty moves", json.dumps({"op": "moves", "token": "t", "at": 0, "moves": ""}), "moves", 422),
+    ("wrong token", json.dumps({"op": "moves", "token": "t", "at": 0, "moves": "L"}), "moves", 403),
+    ("bad name", json.dumps({"op": "finish", "token": "t", "name": "a\nb"}), "finish", 422),
+    ("over 64 KiB", json.dumps({"op": "finish", "token": "t", "name": "x", "log": "L" * 70_000}), None, 413),
+]
+
+
+@pytest.mark.parametrize(("what", "text", "op", "status"), BAD_MESSAGES, ids=[b[0] for b in BAD_MESSAGES])
+def test_a_bad_message_gets_an_error_answer_and_the_socket_stays_open(api, what, text, op, status):
+    issued = api.start(4)
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_text(text)
+        answer = ws.receive_json()
+        assert set(answer) == {"op", "status", "error"} and answer["error"], what
+        assert (answer["op"], answer["status"]) == (op, status), answer
+        ws.send_bytes(b"\x00\x01")
+        assert ws.receive_json()["status"] == 422
+        ws.send_json({"op": "state", "token": issued["token"]})
+        assert ws.receive_json()["at"] == 0  # still open, and nothing changed
+
+
+def test_refusals_over_the_socket_carry_the_http_status(api):
+    played = api.served(4, 4)
+    issued = played.issued
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "moves", "token": issued["token"], "at": 9, "moves": "L"})
+        assert ws.receive_json()["status"] == 409
+        ws.send_json({"op": "moves", "token": issued["token"], "at": 0, "moves": "ZZZZ"})
+        assert ws.receive_json()["status"] == 409  # from behind with other letters: a fork
+        ws.send_json({"op": "finish", "token": issued["token"], "name": ""})
+        assert ws.receive_json()["status"] == 422
+    with api.client.websocket_connect("/api/games/nope/play") as ws:
+        ws.send_json({"op": "state", "token": "x"})
+        assert ws.receive_json()["status"] == 404
