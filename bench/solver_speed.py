@@ -1,16 +1,18 @@
 """Time per move of each solver preset on each board size, nneonneo/2048-ai's search, and what numba buys.
 
     python bench/solver_speed.py                # presets x sizes
-    python bench/solver_speed.py --nneonneo     # also nneonneo/2048-ai's exact search, 1 thread and all
-    python bench/solver_speed.py --python       # also the same search as plain Python
-    python bench/solver_speed.py --compile      # also numba's compile time (fresh cache)
+    python bench/solver_speed.py --nneonneo-search   # also nneonneo/2048-ai's exact search, 1 thread and all
+    python bench/solver_speed.py --python            # also the same search as plain Python
+    python bench/solver_speed.py --compile           # also numba's compile time (fresh cache)
 
 Positions come from seeded games (``fast`` for the presets, ``normal`` for
 nneonneo's search, as in ``solver_agreement.py``), so every run measures
 the same boards. "nneonneo's exact search" is this solver run with
 nneonneo/2048-ai's depth rule (max(3, distinct tiles - 2)), its cut-off
-(1e-4) and no node cap: the strong preset on 4x4 without its cap. Prints
-figures; never fails on timing.
+(1e-4) and no node cap: the strong preset on 4x4 without its cap, run by this
+solver. nneonneo/2048-ai's own program, side by side on the same positions,
+is ``solver_agreement.py --nneonneo LIB``. Prints figures; never fails on
+timing.
 """
 
 from __future__ import annotations
@@ -194,13 +196,15 @@ def main() -> None:
     parser.add_argument("--sizes", default="3,4,5,6")
     parser.add_argument("--python", action="store_true", help="compare with the search run as plain Python")
     parser.add_argument("--compile", action="store_true", help="measure numba's compile time")
-    parser.add_argument("--nneonneo", action="store_true", help="time nneonneo/2048-ai's exact search")
-    parser.add_argument("--games", type=int, default=2, help="normal games for --nneonneo")
-    parser.add_argument("--every", type=int, default=150, help="moves between --nneonneo positions")
+    parser.add_argument(
+        "--nneonneo-search", action="store_true", help="time nneonneo/2048-ai's exact search, run here"
+    )
+    parser.add_argument("--games", type=int, default=2, help="normal games for --nneonneo-search")
+    parser.add_argument("--every", type=int, default=150, help="moves between --nneonneo-search positions")
     args = parser.parse_args()
     sizes = tuple(int(s) for s in args.sizes.split(","))
     time_presets(sizes)
-    if args.nneonneo:
+    if args.nneonneo_search:
         time_nneonneo(args.games, args.every)
     probe = (
         "import json, sys; sys.path.insert(0, 'bench'); from solver_speed import nodes_per_second;"
