@@ -151,7 +151,8 @@ def main() -> None:
     other = Nneonneo(args.nneonneo) if args.nneonneo else None
     args.nneonneo_counts = other is not None and other.counter is not None
     warm_up()
-    if args.positions and args.positions.exists():
+    args.loaded = bool(args.positions and args.positions.exists())
+    if args.loaded:
         boards = json.loads(args.positions.read_text())
     else:
         boards = positions(args.games, args.every)
@@ -186,7 +187,10 @@ def report(rows: list[dict], args: argparse.Namespace) -> None:
     count = len(rows)
     full = sum(r["reached"] >= r["wanted"] for r in rows)
     short_by = [r["wanted"] - r["reached"] for r in rows if r["reached"] < r["wanted"]]
-    print(f"positions: {count} (every {args.every} moves of {args.games} normal games, largest 256-8192)")
+    if args.loaded:
+        print(f"positions: {count} (from {args.positions.name})")
+    else:
+        print(f"positions: {count} (every {args.every} moves of {args.games} normal games, largest 256-8192)")
     print(f"strong reached nneonneo's depth: {full} ({100 * full / count:.1f} %); short by {short_by or 0}")
     print(f"strong, ms per move, every core: {ms([r['every_core_s'] for r in rows])}")
     print(f"strong, ms per move, one core:   {ms([r['one_core_s'] for r in rows])}")
