@@ -1,11 +1,18 @@
-"""Time per move of each solver preset on each board size, and what numba buys.
+"""Time per move of each solver preset on each board size, nneonneo/2048-ai's search, and what numba buys.
 
-    python bench/solver_speed.py                # presets x sizes, numba
-    python bench/solver_speed.py --python       # also the same search as plain Python
-    python bench/solver_speed.py --compile      # also numba's compile time (fresh cache)
+    python bench/solver_speed.py                # presets x sizes
+    python bench/solver_speed.py --nneonneo-search   # also nneonneo/2048-ai's exact search, 1 thread and all
+    python bench/solver_speed.py --python            # also the same search as plain Python
+    python bench/solver_speed.py --compile           # also numba's compile time (fresh cache)
 
-Positions come from seeded games played by the ``fast`` preset, so every run
-measures the same boards. Prints figures; never fails on timing.
+Positions come from seeded games (``fast`` for the presets, ``normal`` for
+nneonneo's search, as in ``solver_agreement.py``), so every run measures
+the same boards. "nneonneo's exact search" is this solver run with
+nneonneo/2048-ai's depth rule (max(3, distinct tiles - 2)), its cut-off
+(1e-4) and no node cap: the strong preset on 4x4 without its cap, run by this
+solver. nneonneo/2048-ai's own program, side by side on the same positions,
+is ``solver_agreement.py --nneonneo LIB``. Prints figures; never fails on
+timing.
 """
 
 from __future__ import annotations
@@ -23,7 +30,8 @@ import numpy as np
 
 from game2048 import Game
 from game2048.solver import PRESETS, analyse, warm_up
-from game2048.solver.search import _exponents, _workspace, search_values, setting_for
+from game2048.solver.search import Setting, _exponents, search_values, setting_for
+from game2048.solver.workers import cores
 
 #: Moves into a game at which positions are sampled, per size.
 SAMPLE_AT = {3: (20, 60, 120), 4: (50, 300, 800, 1500), 5: (100, 600, 1500), 6: (100, 800, 2000)}
@@ -48,12 +56,14 @@ def time_presets(sizes: tuple[int, ...]) -> None:
     for size in sizes:
         boards = positions(size)
         for preset in PRESETS:
+            setting = setting_for(size, preset)
             times, nodes = [], 0
             for board in boards:
+                stats: dict[str, int] = {}
                 start = time.perf_counter()
-                analyse(board, preset=preset)
+                search_values(_exponents(board), setting, stats=stats)
                 times.append(time.perf_counter() - start)
-                nodes += int(_workspace().state[0])
+                nodes += stats["nodes"]
             rate = nodes / sum(times) if sum(times) else 0.0
             print(
                 f"{size:>4} {preset:>7} {len(boards):>9} {1000 * statistics.fmean(times):8.2f} "
@@ -61,16 +71,51 @@ def time_presets(sizes: tuple[int, ...]) -> None:
             )
 
 
+#: nneonneo/2048-ai's search: depth max(3, distinct tiles - 2), cut-off 1e-4, no cap.
+NNEONNEO = Setting(3, 30, depth_offset=2, cut=1e-4)
+
+
+def time_nneonneo(games: int, every: int) -> None:
+    """nneonneo/2048-ai's exact search on positions from ``normal`` games, on one thread and on all."""
+    from solver_agreement import positions as game_positions
+
+    boards = [_exponents(b) for b in game_positions(games, every)]
+    print(
+        f"\nnneonneo/2048-ai's search (depth max(3, distinct - 2), cut-off 1e-4, no cap), "
+        f"{len(boards)} positions from {games} normal games:"
+    )
+    print(
+        f"{'threads':>7} {'nodes':>11} {'median ms':>9} {'mean ms':>8} {'max ms':>8} "
+        f"{'nodes/s':>10} {'nodes/cpu-s':>11}"
+    )
+    for threads in sorted({1, cores()}):
+        times, nodes, cpu = [], 0, 0.0
+        for exps in boards:
+            stats: dict[str, int] = {}
+            start, start_cpu = time.perf_counter(), time.process_time()
+            search_values(exps, NNEONNEO, threads=threads, stats=stats)
+            times.append(time.perf_counter() - start)
+            cpu += time.process_time() - start_cpu
+            nodes += stats["nodes"]
+        median, mean = 1000 * statistics.median(times), 1000 * statistics.fmean(times)
+        print(
+            f"{threads:>7} {nodes:>11} {median:9.1f} {mean:8.1f} {1000 * max(times):8.0f} "
+            f"{nodes / sum(times):10.0f} {nodes / cpu:11.0f}"
+        )
+    print("(nodes/s: by the wall clock; nodes/cpu-s: per second of CPU time used, all threads together)")
+
+
 def nodes_per_second(boards: list[list[list[int]]], depth: int) -> tuple[float, int]:
-    """Chance nodes a second at a fixed depth over ``boards`` (after a warm-up)."""
+    """Chance nodes a second at a fixed depth over ``boards``, on one thread (after a warm-up)."""
     warm_up()
     setting = setting_for(len(boards[0]), "strong")
     total_nodes, total_time = 0, 0.0
     for board in boards:
+        stats: dict[str, int] = {}
         start = time.perf_counter()
-        search_values(_exponents(board), setting, depth=depth, nodes=10**12)
+        search_values(_exponents(board), setting, depth=depth, nodes=10**12, threads=1, stats=stats)
         total_time += time.perf_counter() - start
-        total_nodes += int(_workspace().state[0])
+        total_nodes += stats["nodes"]
     return total_nodes / total_time, total_nodes
 
 
@@ -151,9 +196,16 @@ def main() -> None:
     parser.add_argument("--sizes", default="3,4,5,6")
     parser.add_argument("--python", action="store_true", help="compare with the search run as plain Python")
     parser.add_argument("--compile", action="store_true", help="measure numba's compile time")
+    parser.add_argument(
+        "--nneonneo-search", action="store_true", help="time nneonneo/2048-ai's exact search, run here"
+    )
+    parser.add_argument("--games", type=int, default=2, help="normal games for --nneonneo-search")
+    parser.add_argument("--every", type=int, default=150, help="moves between --nneonneo-search positions")
     args = parser.parse_args()
     sizes = tuple(int(s) for s in args.sizes.split(","))
     time_presets(sizes)
+    if args.nneonneo_search:
+        time_nneonneo(args.games, args.every)
     probe = (
         "import json, sys; sys.path.insert(0, 'bench'); from solver_speed import nodes_per_second;"
         "rate, nodes = nodes_per_second(json.load(sys.stdin), 3); print(f'{rate:.0f} {nodes}')"

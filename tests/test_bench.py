@@ -24,7 +24,7 @@ def target_share(out: str) -> str:
 
 
 def test_solver_strength_prints_a_row_and_until_stops_the_games() -> None:
-    assert target_share(run("solver_strength.py", "3:fast:2")) == "100 %"  # both games make 256
+    assert target_share(run("solver_strength.py", "3:fast:2")) == "50 %"  # game 0 makes 256, game 1 128
     assert target_share(run("solver_strength.py", "3:fast:2", "--until", "128")) == "0 %"
 
 

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from game2048 import Game, replay
 from game2048.cli import app
 from game2048.rules import DIRECTIONS, SIZES, slide
-from game2048.solver import PRESETS, analyse, best_move, play_game
+from game2048.solver import PRESETS, analyse, best_move, play_game, workers
 from game2048.solver import expectimax as ex
-from game2048.solver.search import Setting, search_values
+from game2048.solver.search import PRESET_SETTINGS, Setting, search_values
 
 
 def legal(board: list[list[int]]) -> set[str]:
@@ -101,22 +101,26 @@ def test_bad_input_is_a_value_error() -> None:
     for limit in (0, -1.0, math.inf, math.nan):
         with pytest.raises(ValueError):
             analyse([[2, 0, 0], [0, 0, 0], [0, 0, 0]], time_limit=limit)
+    for depth in (-1, 31, 2.5, True):
+        with pytest.raises(ValueError, match="depth"):
+            analyse([[2, 0, 0], [0, 0, 0], [0, 0, 0]], depth=depth)  # type: ignore[arg-type]
 
 
-def test_bitboard_and_cell_layouts_agree() -> None:
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_bitboard_and_cell_layouts_agree(depth: int) -> None:
     rng = np.random.default_rng(7)
     setting = Setting(1, 8)
     for n in (3, 4):
         for _ in range(10):
             exps = rng.choice([0, 0, 0, 1, 2, 3, 5, 7, 9], size=(n, n)).tolist()
-            fast, _ = search_values(exps, setting, depth=2)
+            fast, _ = search_values(exps, setting, depth=depth)
             w = ex.weights(ex.NNEONNEO)
             ws_keys = np.zeros(1 << 16, dtype=np.uint64)
             ws_vals = np.zeros(1 << 16)
             ws_meta = np.zeros(1 << 16, dtype=np.int64)
             state = np.array([0, 1 << 62, 1, 0, 16], dtype=np.int64)
             cells = np.array([e for row in exps for e in row], dtype=np.uint8)
-            slow = ex.cells_search(cells, 2, n, w, ws_keys, ws_vals, ws_meta, state, 1e-4)
+            slow = ex.cells_search(cells, depth, n, w, ws_keys, ws_vals, ws_meta, state, 1e-4)
             for a, b in zip(fast, slow, strict=True):
                 assert (a == b == -math.inf) or a == pytest.approx(b, rel=1e-12)
 
@@ -131,9 +135,8 @@ def test_compiled_moves_follow_the_rules(board: list[list[int]], d: int) -> None
     ex.cells_move_into(np.array(flat, dtype=np.uint8), dst, d, n)
     assert [[1 << int(e) if e else 0 for e in dst[r * n : (r + 1) * n]] for r in range(n)] == expected
     if n <= 4:
-        moves, _, _ = ex.bits_tables(n)
-        packed = np.uint64(sum(e << (4 * i) for i, e in enumerate(flat)))
-        out = int(ex.bits_move(packed, d, n, moves))
+        packed = sum(e << (4 * i) for i, e in enumerate(flat))
+        out = workers.move(packed, d, n, ex.NNEONNEO)
         got = [[(out >> (4 * (r * n + c))) & 15 for c in range(n)] for r in range(n)]
         assert [[1 << e if e else 0 for e in row] for row in got] == expected
 
@@ -190,3 +193,76 @@ def test_until_stops_a_game_at_the_tile_it_names() -> None:
     assert result.exit_code == 0, result.output
     assert max(map(int, json.loads(result.stdout)["reached"])) == 128
     assert runner.invoke(app, ["solve", "--games", "1", "--until", "100"]).exit_code != 0
+
+
+@pytest.mark.parametrize(("size", "preset"), [(4, "fast"), (4, "normal"), (5, "fast"), (6, "fast")])
+def test_a_crowded_board_is_searched_one_level_deeper(size: int, preset: str) -> None:
+    setting = PRESET_SETTINGS[preset][size]
+    roomy = setting.depth_for(distinct=6, empty=setting.crowded + 1)
+    assert setting.depth_for(distinct=6, empty=setting.crowded) == roomy + 1
+
+
+def _heuristic(board: list[list[int]]) -> float:
+    exps = [[v.bit_length() - 1 if v else 0 for v in row] for row in board]
+    lines = exps + [list(col) for col in zip(*exps, strict=True)]
+    return sum(ex.line_heuristic(np.array(line)) for line in lines)
+
+
+def test_depth_one_scores_the_position_after_move_spawn_move() -> None:
+    board = [[2, 4, 8], [0, 2, 0], [4, 0, 16]]
+    _, scores = analyse(board, depth=1)
+    for direction, value in scores.items():
+        after = slide(board, direction)[0]
+        free = [(r, c) for r in range(3) for c in range(3) if not after[r][c]]
+        expected = 0.0
+        for r, c in free:
+            for tile, p in ((2, 0.9), (4, 0.1)):
+                spawned = [row[:] for row in after]
+                spawned[r][c] = tile
+                replies = [slide(spawned, d)[0] for d in DIRECTIONS]
+                expected += p * max((_heuristic(b) for b in replies if b != spawned), default=0.0)
+        assert value == pytest.approx(expected / len(free) + 1e-6, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        [[2, 4, 8, 16], [0, 2, 0, 64], [0, 0, 4, 128], [2, 0, 0, 256]],
+        [[1024, 512, 256, 128], [8, 16, 32, 64], [4, 0, 2, 0], [0, 2, 0, 0]],
+        [[2, 4, 8], [0, 2, 0], [4, 0, 16]],
+    ],
+)
+def test_the_answer_does_not_depend_on_the_number_of_threads(board: list[list[int]]) -> None:
+    one = analyse(board, preset="strong", threads=1)
+    assert analyse(board, preset="strong", threads=2) == one
+    assert analyse(board, preset="strong", threads=3) == one
+    assert analyse(board, preset="strong") == one  # strong uses every core by default
+
+
+@pytest.mark.parametrize("nodes", [30, 300, 3000])
+def test_a_search_past_its_budget_keeps_the_deepest_level_that_fits(nodes: int) -> None:
+    exps = [[1, 2, 3, 4], [0, 1, 0, 6], [0, 0, 2, 7], [1, 0, 0, 8]]
+    full, depth = search_values(exps, Setting(3, 8))
+    capped, reached = search_values(exps, Setting(3, 8, nodes=nodes), threads=1)
+    assert 0 < reached < depth and capped != full
+    assert search_values(exps, Setting(3, 8, nodes=nodes), threads=2) == (capped, reached)
+    assert search_values(exps, Setting(3, 8), depth=reached) == (capped, reached)
+
+
+def test_threads_must_be_a_positive_whole_number() -> None:
+    board = [[2, 0, 0], [0, 0, 0], [0, 0, 2]]
+    for bad in (0, -1, 1.5, True):
+        with pytest.raises(ValueError):
+            analyse(board, threads=bad)  # type: ignore[arg-type]
+
+
+def test_searches_share_a_pool_of_at_most_one_thread_per_core() -> None:
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    board = [[2, 4, 8, 16], [0, 2, 0, 64], [0, 0, 4, 128], [2, 0, 0, 256]]
+    with ThreadPoolExecutor(max_workers=8) as callers:  # like a server's request threads
+        answers = list(callers.map(lambda _: analyse(board, preset="strong", threads=64), range(16)))
+    assert len(set(map(str, answers))) == 1
+    helpers = [t for t in threading.enumerate() if t.name.startswith("solver")]
+    assert len(helpers) <= workers.cores() - 1

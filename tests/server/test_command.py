@@ -55,5 +55,5 @@ def test_the_app_warms_the_solver_in_the_background(tmp_path: Path):
         warmers = [t for t in threading.enumerate() if t.name == "warm-solver"]
         assert warmers
         for t in warmers:
-            t.join(timeout=180)
+            t.join(timeout=600)  # a cold numba cache compiles the search: ~25 s of CPU, minutes when loaded
         assert not any(t.is_alive() for t in warmers)

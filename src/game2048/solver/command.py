@@ -21,7 +21,9 @@ def solve(
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 10,
     seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
     preset: Annotated[str, typer.Option(help="fast, normal or strong.")] = "fast",
-    depth: Annotated[int | None, typer.Option(min=0, help="Search this many spawns deep instead.")] = None,
+    depth: Annotated[
+        int | None, typer.Option(min=0, max=30, help="Search this many spawns deep instead.")
+    ] = None,
     time_limit: Annotated[
         float | None, typer.Option(min=0.0001, help="Seconds of search per move at most.")
     ] = None,
@@ -37,6 +39,10 @@ def solve(
         ),
     ] = None,
     jobs: Annotated[int, typer.Option(min=1, help="Processes to play on.")] = 1,
+    threads: Annotated[
+        int | None,
+        typer.Option(min=1, help="Threads per search (default: the preset's; strong uses every core)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a report.")] = (
         False
     ),
@@ -61,7 +67,13 @@ def solve(
     if until is not None and until & (until - 1):
         raise typer.BadParameter("must be a power of two", param_hint="--until")
     play = partial(
-        play_result, preset=preset, depth=depth, time_limit=time_limit, max_moves=max_moves, until=until
+        play_result,
+        preset=preset,
+        depth=depth,
+        time_limit=time_limit,
+        max_moves=max_moves,
+        until=until,
+        threads=threads,
     )
     seeds = range(seed, seed + games)
     results: list[GameResult] = []

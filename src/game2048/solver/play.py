@@ -25,19 +25,20 @@ def play_game(
     depth: int | None = None,
     time_limit: float | None = None,
     until: int | None = None,
+    threads: int | None = None,
 ) -> Game:
     """Play game ``seed`` on a ``size`` board with the solver until it is over.
 
     The spawns are the game's own (``Game(size, seed)``), so the same
     arguments always give the same game. Stops early after ``max_moves``
-    moves, or once a tile reaches ``until``, if given. ``depth`` and
-    ``time_limit`` are passed to ``analyse``. The game is marked ``helped``
-    (unranked).
+    moves, or once a tile reaches ``until``, if given. ``depth``,
+    ``time_limit`` and ``threads`` are passed to ``analyse`` (the moves do not
+    depend on ``threads``). The game is marked ``helped`` (unranked).
     """
     game = Game(size, seed)
     game.helped = True
     while (max_moves is None or game.moves < max_moves) and (until is None or game.max_tile < until):
-        move, _ = analyse(game.board, preset=preset, depth=depth, time_limit=time_limit)
+        move, _ = analyse(game.board, preset=preset, depth=depth, time_limit=time_limit, threads=threads)
         if move is None:
             break
         game.move(move)
@@ -63,11 +64,19 @@ def play_result(
     time_limit: float | None = None,
     max_moves: int | None = None,
     until: int | None = None,
+    threads: int | None = None,
 ) -> GameResult:
     """Play one game (as ``play_game``) and time it."""
     start = time.perf_counter()
     game = play_game(
-        size, seed, preset, depth=depth, time_limit=time_limit, max_moves=max_moves, until=until
+        size,
+        seed,
+        preset,
+        depth=depth,
+        time_limit=time_limit,
+        max_moves=max_moves,
+        until=until,
+        threads=threads,
     )
     return GameResult(seed, game.score, game.max_tile, game.moves, time.perf_counter() - start)
 

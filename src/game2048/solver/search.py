@@ -1,7 +1,7 @@
 """Choosing a move: settings, presets, time limits, and the public ``analyse``.
 
 A search ``Setting`` fixes how deep the expectimax looks (in spawns: depth 2
-means move, spawn, move, spawn, then the heuristic), how the depth grows with
+means move, spawn, move, spawn, move, then the heuristic), how the depth grows with
 the position, the probability cut-off and a node budget. The search deepens
 one level at a time up to its depth and keeps the deepest level it finished
 within the budget. Nodes are counted, not timed, so the same position and
@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -32,15 +32,17 @@ if TYPE_CHECKING:
 class Setting:
     """How hard to search.
 
-    Depth counts spawns: depth 2 reads move, spawn, move, spawn, then scores
-    the position. The depth for a position is ``distinct tiles - depth_offset``
+    Depth counts spawns: depth 2 reads move, spawn, move, spawn, move, then
+    scores the position. The depth for a position is ``distinct tiles - depth_offset``
     clamped to ``[min_depth, max_depth]`` (nneonneo/2048-ai's rule is offset
     2, minimum 3): the more kinds of tile on the board, the more it needs
     reading. With ``crowded`` empty cells or fewer it searches one level
     deeper (still at most ``max_depth``): a crowded board is where games are
     lost, and with few empty cells a level costs little. A chance node
     reached with probability below ``cut`` is scored without looking
-    further. ``nodes`` caps the chance nodes one move may expand (None: no cap).
+    further. ``nodes`` caps the chance nodes one move may expand (None: no
+    cap). ``threads`` is how many threads a 3x3 or 4x4 search is spread over
+    by default (None: one per core); the result does not depend on it.
     """
 
     min_depth: int
@@ -49,16 +51,19 @@ class Setting:
     cut: float = 1e-4
     nodes: int | None = None
     crowded: int = -1
+    threads: int | None = 1
 
     def depth_for(self, distinct: int, empty: int = 16) -> int:
         """The depth searched on a board with ``distinct`` kinds of tile and ``empty`` empty cells."""
-        depth = distinct - self.depth_offset + (1 if empty <= self.crowded else 0)
-        return max(self.min_depth, min(self.max_depth, depth))
+        depth = max(self.min_depth, min(self.max_depth, distinct - self.depth_offset))
+        return min(self.max_depth, depth + 1) if empty <= self.crowded else depth
 
 
 #: Preset name -> board size -> setting, chosen from this project's bench runs
-#: (docs/solver.md): ``fast`` about a millisecond a move or less, ``strong``
-#: within about 200 ms a move on 4x4 on one core.
+#: (docs/solver.md): ``fast`` about a millisecond a move or less; ``strong``
+#: on 4x4 is nneonneo/2048-ai's search exactly (its depth rule and cut-off,
+#: a table per first move), on every core, with a node cap that only the
+#: rarest positions reach.
 PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
     "fast": {
         3: Setting(3, 3),
@@ -73,8 +78,8 @@ PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
         6: Setting(2, 2, cut=1e-3),
     },
     "strong": {
-        3: Setting(8, 8, cut=1e-7),
-        4: Setting(3, 8, depth_offset=2, nodes=60_000),
+        3: Setting(8, 8, cut=1e-7, threads=None),
+        4: Setting(3, 20, depth_offset=2, nodes=4_000_000, threads=None),
         5: Setting(2, 3, depth_offset=8, cut=1e-3, nodes=60_000, crowded=3),
         6: Setting(2, 3, depth_offset=10, cut=1e-3, nodes=60_000, crowded=3),
     },
@@ -90,9 +95,12 @@ NODES_PER_SECOND: dict[str, float] = {"bitboard": 250_000.0, "general": 30_000.0
 
 _TABLE_BITS = 20
 
+#: The deepest search there is room for (the bitboard table keeps depths in 5 bits).
+MAX_DEPTH = 30
+
 
 class _Workspace:
-    """The per-process transposition table and search state, one search at a time."""
+    """The cell layout's transposition table and search state (one search at a time: ``_lock``)."""
 
     def __init__(self) -> None:
         import numpy as np
@@ -103,7 +111,6 @@ class _Workspace:
         self.meta = np.zeros(size, dtype=np.int64)
         self.state = np.zeros(5, dtype=np.int64)
         self.generation = 0
-        self.lock = threading.Lock()
 
 
 @cache
@@ -148,61 +155,122 @@ def search_values(
     depth: int | None = None,
     nodes: int | None = None,
     deadline: float | None = None,
+    threads: int | None = None,
+    stats: dict[str, int] | None = None,
 ) -> tuple[list[float], int]:
     """Values of the four directions (-inf if illegal) and the depth they come from.
 
-    Deepens from 1 to ``depth`` (default: the setting's depth for the
-    position); stops at the node budget ``nodes`` (default: the setting's),
-    or, checked between depths only, at the wall-clock ``deadline``.
+    ``depth`` defaults to the setting's depth for the position, the node
+    budget ``nodes`` (chance nodes) to the setting's. Without a ``deadline``
+    the search runs once, at that depth; only if that would pass the budget
+    does it deepen from depth 1 again, within a second budget, and keep the
+    deepest level that fitted. With a ``deadline`` (a time limit) it deepens
+    from 1 within the budget and also starts no new level once the wall
+    clock passes the deadline. ``threads`` (default: the setting's; None there means
+    every core) spreads a 3x3 or 4x4 search over threads without changing it.
+    ``stats``, if given, gets ``nodes``: the chance nodes expanded in all.
     """
-    import numpy as np
-
-    from . import expectimax as ex
-
     n = len(exps)
     flat = [e for row in exps for e in row]
     if depth is None:
         depth = setting.depth_for(len({e for e in flat if e}), flat.count(0))
     budget = nodes if nodes is not None else setting.nodes
-    budget = (1 << 62) if budget is None else max(1, budget)
-    ws = _workspace()
-    use_bits = _fits_bitboard(exps)
-    if use_bits:
-        moves, heur, empties = ex.bits_tables(n, heuristic_for(n))
-        packed = np.uint64(sum(e << (4 * i) for i, e in enumerate(flat)))
+    budget = _UNLIMITED if budget is None else max(1, budget)
+    wanted = threads if threads is not None else setting.threads
+    if _fits_bitboard(exps):
+        from .workers import cores
+
+        search = _bitboard_search(flat, n, setting.cut, cores() if wanted is None else max(1, wanted))
     else:
-        w = _weights(n)
-        cells = np.array(flat, dtype=np.uint8)
-    best: list[float] = [-math.inf] * 4
-    reached = 0
-    with ws.lock:
+        search = _cells_search(flat, n, setting.cut)
+    spent = 0
+
+    def run(d: int, allowed: int) -> list[float] | None:
+        nonlocal spent
+        values, used = search(d, allowed)
+        spent += used
+        return values
+
+    with _lock:
+        top = depth
+        best: list[float] | None = None
+        reached = 0
+        if deadline is None:
+            # one search at the depth asked for, if it fits the budget
+            best = run(depth, budget)
+            reached = depth
+            top = depth - 1  # if it did not: deepen from 1 with a second budget, as with a time limit
+        if best is None:
+            left = budget
+            for d in range(1, top + 1):
+                before = spent
+                values = run(d, left)
+                left -= spent - before
+                if values is None:
+                    break
+                best, reached = values, d
+                if left <= 0 or (deadline is not None and time.perf_counter() >= deadline):
+                    break
+        if best is None:  # not even depth 1 fitted: the one-move heuristic
+            best, reached = run(0, _UNLIMITED), 0
+        assert best is not None
+        if stats is not None:
+            stats["nodes"] = spent
+        return best, reached
+
+
+_UNLIMITED = 1 << 62
+_lock = threading.Lock()
+
+#: A search at one depth: (depth, node budget) -> (direction values or None if over budget, nodes).
+_Search = Callable[[int, int], tuple[list[float] | None, int]]
+
+
+def _bitboard_search(flat: list[int], n: int, cut: float, threads: int) -> _Search:
+    from . import workers
+
+    heuristic = heuristic_for(n)
+    board = sum(e << (4 * i) for i, e in enumerate(flat))
+    after = [workers.move(board, d, n, heuristic) for d in range(4)]
+    legal = [d for d in range(4) if after[d] != board]
+
+    def search(depth: int, budget: int) -> tuple[list[float] | None, int]:
+        out = [-math.inf] * 4
+        if depth == 0:
+            for d in legal:
+                out[d] = workers.evaluate(after[d], n, heuristic) + 1e-6
+            return out, 0
+        values, spent = workers.chance_values(
+            [after[d] for d in legal], depth, n, heuristic, cut, budget, threads
+        )
+        if values is None:
+            return None, spent
+        for d, v in zip(legal, values, strict=True):
+            out[d] = v + 1e-6
+        return out, spent
+
+    return search
+
+
+def _cells_search(flat: list[int], n: int, cut: float) -> _Search:
+    import numpy as np
+
+    from . import expectimax as ex
+
+    ws = _workspace()
+    w = _weights(n)
+    cells = np.array(flat, dtype=np.uint8)
+
+    def search(depth: int, budget: int) -> tuple[list[float] | None, int]:
         st = ws.state
-        st[0], st[1], st[3], st[4] = 0, budget, 0, _TABLE_BITS
-        for d in range(min(1, depth), depth + 1):
-            ws.generation += 1
-            st[2] = ws.generation
-            if use_bits:
-                out = ex.bits_search(
-                    packed, d, n, moves, heur, empties, ws.keys, ws.vals, ws.meta, st, setting.cut
-                )
-            else:
-                out = ex.cells_search(cells, d, n, w, ws.keys, ws.vals, ws.meta, st, setting.cut)
-            if st[3]:
-                break
-            best, reached = [float(v) for v in out], d
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        if reached == 0 and st[3]:
-            # Not even depth 1 fitted: fall back on the one-ply heuristic.
-            st[0], st[1], st[3] = 0, 1 << 62, 0
-            if use_bits:
-                out = ex.bits_search(
-                    packed, 0, n, moves, heur, empties, ws.keys, ws.vals, ws.meta, st, setting.cut
-                )
-            else:
-                out = ex.cells_search(cells, 0, n, w, ws.keys, ws.vals, ws.meta, st, setting.cut)
-            best = [float(v) for v in out]
-    return best, reached
+        st[0], st[1], st[2], st[3], st[4] = 0, budget, ws.generation, 0, _TABLE_BITS
+        out = ex.cells_search(cells, depth, n, w, ws.keys, ws.vals, ws.meta, st, cut)
+        ws.generation = int(st[2])
+        if st[3]:
+            return None, int(st[0])
+        return [float(v) for v in out], int(st[0])
+
+    return search
 
 
 @cache
@@ -217,12 +285,17 @@ def heuristic_for(size: int) -> Heuristic:
     return HEURISTICS[size]
 
 
+def _whole(value: object, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
 def analyse(
     board: Sequence[Sequence[int]],
     *,
     preset: str = "fast",
     time_limit: float | None = None,
     depth: int | None = None,
+    threads: int | None = None,
 ) -> tuple[Direction | None, dict[str, float]]:
     """The best direction for ``board`` and a value for every legal direction.
 
@@ -236,14 +309,21 @@ def analyse(
     the calibrated rate ``NODES_PER_SECOND`` (so the answer is deterministic),
     and the search also stops deepening once the wall clock passes the limit
     (which only matters on a machine slower than the calibration). ``depth``
-    forces a fixed depth in spawns (0 = one-move greedy). ValueError for a
-    malformed board or an unknown preset.
+    forces a fixed depth in spawns (0 = one-move greedy; at most ``MAX_DEPTH``). ``threads`` spreads
+    a 3x3 or 4x4 search over that many threads (default: the preset's; the
+    ``strong`` preset uses every core): the answer is the same for any
+    number of threads. ValueError for a malformed board, an unknown preset
+    or fewer than one thread.
 
     >>> analyse([[0, 0, 0], [0, 0, 0], [2, 4, 8]])[0] is not None
     True
     """
     exps = _exponents(board)
     setting = setting_for(len(exps), preset)
+    if depth is not None and not _whole(depth, 0, MAX_DEPTH):
+        raise ValueError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
+    if threads is not None and not _whole(threads, 1, 1 << 16):
+        raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
     nodes = None
     deadline = None
     if time_limit is not None:
@@ -254,7 +334,7 @@ def analyse(
         if setting.nodes is not None:
             nodes = min(nodes, setting.nodes)
         deadline = time.perf_counter() + time_limit
-    values, _ = search_values(exps, setting, depth=depth, nodes=nodes, deadline=deadline)
+    values, _ = search_values(exps, setting, depth=depth, nodes=nodes, deadline=deadline, threads=threads)
     scores = {DIRECTIONS[d]: v for d, v in enumerate(values) if v > -math.inf}
     if not scores:
         return None, {}
@@ -273,6 +353,8 @@ def warm_up() -> None:
     analyse([[2, 2, 0, 0, 0], [0] * 5, [0] * 5, [0] * 5, [0] * 5], depth=1)
 
 
-def best_move(board: Sequence[Sequence[int]], *, preset: str = "fast") -> Direction | None:
+def best_move(
+    board: Sequence[Sequence[int]], *, preset: str = "fast", threads: int | None = None
+) -> Direction | None:
     """The direction ``analyse`` picks with ``preset``, or None when no move is legal."""
-    return analyse(board, preset=preset)[0]
+    return analyse(board, preset=preset, threads=threads)[0]
