@@ -35,7 +35,7 @@ CLASSES: tuple[Class, ...] = ("best", "good", "inaccuracy", "mistake", "blunder"
 THRESHOLDS: dict[Class, float] = {"inaccuracy": 0.01, "mistake": 0.02, "blunder": 0.2}
 
 #: A move's accuracy is ``100 * exp(-loss / ACCURACY_SCALE)``; the game's is the mean.
-ACCURACY_SCALE = 0.02
+ACCURACY_SCALE = 0.01
 
 #: How a review shows a direction (the command's report and the review page).
 ARROWS: dict[str, str] = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
