@@ -49,3 +49,7 @@ def test_bad_records_fail_with_one_line(tmp_path):
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
     missing = runner.invoke(app, ["replay", str(tmp_path / "nope.json")])
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
+    latin1 = tmp_path / "latin1.json"
+    latin1.write_bytes(b'{"size": 4, "seed": 1, "log": "L\xe9"}')
+    garbled = runner.invoke(app, ["replay", str(latin1)])
+    assert garbled.exit_code == 1 and garbled.stderr == f"error: {latin1} is not UTF-8 text\n"

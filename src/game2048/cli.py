@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from .record import replay as replay_record
+from .record_file import fail, read_record_file
 
 app = typer.Typer(
     help="2048 on boards 3x3 to 6x6: replay records, serve the web game, run the solver.",
@@ -24,30 +22,16 @@ def _root() -> None:
     """2048 on boards 3x3 to 6x6: replay records, serve the web game, run the solver."""
 
 
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=1)
-
-
 @app.command()
 def replay(
     file: Annotated[str, typer.Argument(help="JSON record {size, seed, log}; '-' reads standard input.")],
 ) -> None:
     """Replay a game record and print its final board, score, max tile and ranking status."""
-    try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-    if not isinstance(record, dict) or not {"size", "seed", "log"} <= record.keys():
-        _fail('a record is a JSON object {"size": 3..6, "seed": integer, "log": "UDLRZ..."}')
+    record = read_record_file(file)
     try:
         game = replay_record(record["size"], record["seed"], record["log"])
     except ValueError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     width = len(str(game.max_tile))
     for row in game.board:
         typer.echo(" ".join(str(v or ".").rjust(width) for v in row))

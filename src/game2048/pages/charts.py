@@ -49,6 +49,36 @@ def _style():  # type: ignore[no-untyped-def]
     )
 
 
+def _common(title: str, n_series: int, x_title: str, y_title: str) -> dict:
+    """Settings every chart shares: size, titles, and a legend below with one entry a row
+    (side by side, long names overlap at WIDTH)."""
+    legend_rows = n_series if n_series > 1 else 0
+    return {
+        "style": _style(),
+        "js": [],
+        "disable_xml_declaration": True,
+        "width": WIDTH,
+        "height": 340 + 28 * legend_rows,
+        "title": title,
+        "x_title": x_title or None,
+        "y_title": y_title or None,
+        "legend_at_bottom": True,
+        "legend_at_bottom_columns": 1,
+        "show_legend": n_series > 1,
+        "show_y_guides": True,
+        "truncate_legend": -1,
+        "truncate_label": -1,
+        "margin": 12,
+        "margin_bottom": 12 + 12 * legend_rows,
+    }
+
+
+def _name(chart, title: str, x_labels: Sequence[str], series: Sequence) -> None:  # type: ignore[no-untyped-def]
+    """pygal names each chart by a random uuid; one made from the figures keeps a page's bytes,
+    and so its compressed length and ETag, the same on every request."""
+    chart.uuid = hashlib.sha256(repr((title, list(x_labels), list(series))).encode()).hexdigest()[:32]
+
+
 def bar_chart(
     title: str,
     x_labels: Sequence[str],
@@ -64,35 +94,16 @@ def bar_chart(
     """
     import pygal
 
-    columns = 1
-    legend_rows = len(series) if len(series) > 1 else 0
     chart = pygal.Bar(
-        style=_style(),
-        js=[],
-        disable_xml_declaration=True,
-        width=WIDTH,
-        height=340 + 28 * legend_rows,
-        title=title,
-        x_title=x_title or None,
-        y_title=y_title or None,
-        legend_at_bottom=True,
-        show_legend=len(series) > 1,
+        **_common(title, len(series), x_title, y_title),
         print_values=len(series) == 1,
         print_values_position="top",
-        legend_at_bottom_columns=columns,
-        show_y_guides=True,
-        truncate_legend=-1,
-        truncate_label=-1,
         # many groups on a narrow chart: slanted labels keep every digit
         x_label_rotation=-40 if len(x_labels) > 6 else 0,
         value_formatter=(lambda v: f"{v:.0%}") if percent else (lambda v: f"{v:,.0f}"),
         range=(0, 1) if percent else None,
-        margin=12,
-        margin_bottom=12 + 12 * legend_rows,
     )
-    # pygal names each chart by a random uuid; one made from the figures keeps a page's bytes,
-    # and so its compressed length and ETag, the same on every request
-    chart.uuid = hashlib.sha256(repr((title, list(x_labels), list(series))).encode()).hexdigest()[:32]
+    _name(chart, title, x_labels, series)
     chart.x_labels = list(x_labels)
     for name, values in series:
         chart.add(name, list(values))
@@ -126,33 +137,15 @@ def line_chart(
     """
     import pygal
 
-    # one legend entry a row, as in bar_chart: side by side, long names overlap at WIDTH
-    legend_rows = len(series) if len(series) > 1 else 0
     chart = pygal.Line(
-        style=_style(),
-        js=[],
-        disable_xml_declaration=True,
-        width=WIDTH,
-        height=340 + 28 * legend_rows,
-        title=title,
-        x_title=x_title or None,
-        y_title=y_title or None,
-        legend_at_bottom=True,
-        show_legend=len(series) > 1,
-        legend_at_bottom_columns=1,
+        **_common(title, len(series), x_title, y_title),
         show_dots=False,
-        show_y_guides=True,
         show_minor_x_labels=False,
         x_labels_major_every=max(1, len(x_labels) // major_labels),
-        truncate_label=-1,
-        truncate_legend=-1,
         range=y_range,
         value_formatter=lambda v: f"{v:,.0f}",
-        margin=12,
-        margin_bottom=12 + 12 * legend_rows,
     )
-    # pygal names a chart by a random uuid: one made from the figures keeps the page's bytes the same
-    chart.uuid = hashlib.sha256(repr((title, list(x_labels), list(series))).encode()).hexdigest()[:32]
+    _name(chart, title, x_labels, series)
     chart.x_labels = list(x_labels)
     for name, values, line in series:
         if line:

@@ -3,46 +3,31 @@
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ..record_file import fail, read_record_file
+
 #: Games with more moves than this show a progress bar (on a terminal).
 PROGRESS_FROM = 200
-
-def _fail(message: str) -> None:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=1)
 
 
 def read_record(file: str) -> tuple[int, int, str, list[list[int]] | None]:
     """``(size, seed, log, start)`` from a JSON record file, or ``-`` for standard input; exits on a
     bad one. ``start`` is the board a practice game began from (the record's ``start.board``, as
     ``GET /api/games/{id}`` serves it), None for an opening."""
-    try:
-        text = sys.stdin.read() if file == "-" else Path(file).read_text(encoding="utf-8")
-    except OSError as exc:
-        _fail(f"cannot read {file}: {exc.strerror or exc}")
-    except UnicodeDecodeError:
-        _fail(f"{file} is not UTF-8 text")
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as exc:
-        _fail(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
-    if not isinstance(record, dict) or not {"size", "seed", "log"} <= record.keys():
-        _fail('a record is a JSON object {"size": 3..6, "seed": integer, "log": "UDLRZ..."}')
+    record = read_record_file(file)
     size, seed, log = record["size"], record["seed"], record["log"]
     if type(size) is not int or type(seed) is not int or not isinstance(log, str):
-        _fail("size and seed must be integers and log a string")
+        fail("size and seed must be integers and log a string")
     start = record.get("start")
     if start is None:
         return size, seed, log, None
     board = start.get("board") if isinstance(start, dict) else None
     if not (isinstance(board, list) and all(isinstance(row, list) for row in board)
             and all(type(v) is int for row in board for v in row)):
-        _fail('start must be null or {"board": rows of tile values, 0 for empty, "score": integer}')
+        fail('start must be null or {"board": rows of tile values, 0 for empty, "score": integer}')
     return size, seed, log, board
 
 
@@ -126,7 +111,7 @@ def review(
                                 progress=lambda done, _total: progress.update(bar, completed=done))
         except ValueError as exc:
             progress.stop()
-            _fail(str(exc))
+            fail(str(exc))
     if as_json:
         typer.echo(json.dumps(result))
         return
