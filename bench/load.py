@@ -64,11 +64,24 @@ def start_server(db: str, workers: int, cache: bool) -> tuple[subprocess.Popen[b
         try:
             status, _ = asyncio.run(_once("127.0.0.1", port, "GET", "/api/leaderboard"))
             if status == 200:
+                _settle(proc.pid, deadline)
                 return proc, f"http://127.0.0.1:{port}"
         except OSError:
             time.sleep(0.2)
     proc.kill()
     raise SystemExit("server did not start within 60 s")
+
+
+def _settle(pid: int, deadline: float) -> None:
+    """Wait until the server is idle: the first worker answers before the others have loaded
+    (each loads the solver before it takes connections), and a measurement should not
+    start while they still do."""
+    quiet, last = 0, server_cpu_seconds(pid)
+    while quiet < 3 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        now = server_cpu_seconds(pid)
+        quiet = quiet + 1 if now - last < 0.02 else 0
+        last = now
 
 
 def server_cpu_seconds(pid: int) -> float:

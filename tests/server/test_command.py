@@ -53,7 +53,70 @@ def test_the_app_warms_the_solver_in_the_background(tmp_path: Path):
     with TestClient(create_app(settings)) as client:
         assert client.get("/api/leaderboard?size=4").status_code == 200
         warmers = [t for t in threading.enumerate() if t.name == "warm-solver"]
-        assert warmers
         for t in warmers:
             t.join(timeout=600)  # a cold numba cache compiles the search: ~25 s of CPU, minutes when loaded
         assert not any(t.is_alive() for t in warmers)
+    from game2048.solver import search
+
+    assert search.analyse([[2, 2, 0], [0, 0, 0], [0, 0, 0]], depth=1)[0] is not None
+
+
+def test_a_worker_serves_only_once_the_solver_is_loaded(tmp_path: Path, monkeypatch):
+    # loading holds the GIL: done while serving, it would stall the moves in hand
+    import time
+
+    from fastapi.testclient import TestClient
+
+    import game2048.solver
+    from game2048.server.app import create_app
+
+    loaded: list[float] = []
+
+    def slow_load() -> None:
+        time.sleep(0.5)
+        loaded.append(time.monotonic())
+
+    monkeypatch.setattr(game2048.solver, "warm_up", slow_load)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'w.db'}", warm_solver=True)
+    with TestClient(create_app(settings)) as client:
+        assert loaded, "the app took requests before the solver was loaded"
+        assert client.get("/api/leaderboard?size=4").status_code == 200
+
+
+def test_a_worker_does_not_wait_for_a_compile(tmp_path: Path, monkeypatch):
+    # a fresh install compiles the search for many seconds: the game is served meanwhile
+    import threading
+
+    from fastapi.testclient import TestClient
+
+    import game2048.solver
+    from game2048.server import app as app_module
+
+    release = threading.Event()
+    monkeypatch.setattr(game2048.solver, "warm_up", lambda: release.wait(30))
+    monkeypatch.setattr(app_module, "WARM_WAIT", 0.2)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'w.db'}", warm_solver=True)
+    try:
+        with TestClient(app_module.create_app(settings)) as client:
+            assert client.get("/api/leaderboard?size=4").status_code == 200
+            assert any(t.name == "warm-solver" and t.is_alive() for t in threading.enumerate())
+    finally:
+        release.set()
+
+
+def test_a_worker_freezes_what_it_loaded_before_it_serves(tmp_path: Path):
+    # a full collection walking the ~200,000 objects of the loaded libraries pauses a worker ~0.1 s
+    import gc
+
+    from fastapi.testclient import TestClient
+
+    from game2048.server.app import create_app
+
+    gc.unfreeze()
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'f.db'}", warm_solver=False)
+    try:
+        with TestClient(create_app(settings)) as client:
+            assert gc.get_freeze_count() > 10_000
+            assert client.get("/api/leaderboard?size=4").status_code == 200
+    finally:
+        gc.unfreeze()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import threading
 from collections.abc import AsyncIterator
@@ -47,14 +48,28 @@ the ones it can give:
 
 #: How often each worker removes idle games.
 PURGE_EVERY = 3600.0
+#: Seconds a worker waits for the solver to load before it serves (loading from numba's cache
+#: takes about 0.5 s; compiling on a fresh install, 15 to 30 s, goes on while serving).
+WARM_WAIT = 5.0
 
 
 @asynccontextmanager
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.warm_solver:
-        # numba loads (or, on a fresh install, compiles) the search once per process;
-        # a daemon thread pays that now instead of the first player to ask for a hint
-        threading.Thread(target=_warm_solver, name="warm-solver", daemon=True).start()
+        # numba loads (or, on a fresh install, compiles) the search once per process; a daemon
+        # thread pays that now instead of the first player to ask for a hint. Loading holds the
+        # GIL for about half a second: done while serving, it stalls every move this worker has
+        # in hand, so the worker takes no connection until it is loaded. A compile takes far
+        # longer, and serving does not wait for it.
+        warmed = threading.Event()
+        threading.Thread(target=_warm_solver, args=(warmed,), name="warm-solver", daemon=True).start()
+        if not await asyncio.to_thread(warmed.wait, WARM_WAIT):
+            log.info("the solver is still compiling (a fresh install does it once); serving meanwhile")
+    # Everything loaded so far (FastAPI, SQLAlchemy, numba: some 200,000 objects) lives as long as
+    # the process. Left to the collector, each full collection walks them all, a pause of about
+    # 0.1 s in which the worker answers nothing; frozen, a collection only walks what came since.
+    gc.collect()
+    gc.freeze()
     purging = asyncio.create_task(_purge_idle_games(app))
     yield
     purging.cancel()
@@ -77,13 +92,15 @@ async def _purge_idle_games(app: FastAPI) -> None:
         await asyncio.sleep(PURGE_EVERY)
 
 
-def _warm_solver() -> None:
+def _warm_solver(warmed: threading.Event) -> None:
     try:
         from ..solver import warm_up
 
         warm_up()
     except Exception:  # a hint will report its own error; serving goes on
         log.exception("could not load the solver at start")
+    finally:
+        warmed.set()
 
 
 def create_app(settings: Settings) -> FastAPI:
