@@ -108,7 +108,7 @@ def main() -> None:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
                 page = browser.new_page(viewport={"width": 480, "height": 900})
                 page.goto(url + "/")
-                page.wait_for_function("window.game2048 !== undefined")
+                page.wait_for_function("() => window.game2048 !== undefined")
                 print(f"{'size':>4} {'moves':>5}  {'script p50/p95/max ms':>22}"
                       f"  {'+layout p50/p95/max ms':>23}"
                       f"  {'frame p50/p95 ms':>16}")

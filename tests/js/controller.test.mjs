@@ -125,6 +125,23 @@ test('a new game is dealt by the server, whose seed the page does not know', asy
   assert.equal(controller.game.ranked, true);
 });
 
+test('the next ranked game is asked for at the first move, not at load, and is used by New game', async () => {
+  const { controller, server } = makeController();
+  controller.init();
+  await settle();
+  assert.equal(server.issued, 1); // a visit that never moves costs the server one game
+  await playSome(controller, 3);
+  await settle();
+  assert.equal(server.issued, 2); // asked once, at the first move
+  controller.newGame();
+  assert.equal(controller.session.id, 'g2'); // on the board at once, no waiting
+  await settle();
+  assert.equal(server.issued, 2);
+  await playSome(controller, 1);
+  await settle();
+  assert.equal(server.issued, 3);
+});
+
 test('each tile comes from the server: the slide is drawn at once, the tile when the answer comes', async () => {
   const calls = [];
   const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });

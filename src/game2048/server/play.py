@@ -24,7 +24,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from ..pages.i18n import pick_language
 from ..pages.render import render
 from ..rules import DEFAULT_SIZE, SIZES, TARGETS
-from ..web.assets import STATIC_DIR, module_graph, page_styles, service_worker
+from ..web.assets import STATIC_DIR, page_styles, service_worker
 
 router = APIRouter(include_in_schema=False)
 
@@ -80,7 +80,7 @@ def play_page(request: Request) -> HTMLResponse:
         request, "play.html", "play", lang=lang,
         s=lambda key, **values: text(lang, key, **values),
         pack_json=json.dumps(game_pack, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
-        modules=module_graph(), styles=Markup(page_styles()), size=size, sizes=SIZES, target=TARGETS[size],
+        styles=Markup(page_styles()), size=size, sizes=SIZES, target=TARGETS[size],
         description=game_pack["strings"]["description"],
     )
     response.headers["Cache-Control"] = "no-cache"

@@ -21,6 +21,7 @@ export class GameController {
   constructor({ store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf = globalThis.performance }) {
     Object.assign(this, { store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf });
     this.prefetched = new Map(); // size -> a ranked dealer waiting to be played, or 'pending'
+    this.prefetchAsked = new WeakSet(); // sessions whose first move asked for the next game
     this.listeners = [];
     this.askingName = false;
     this.keys = []; // moves and undos waiting for the dealer's answer, in the order pressed
@@ -164,6 +165,12 @@ export class GameController {
     if (result.spawn) this.#settle(); // dealt here: the move is complete
     else this.#save(); // the new tile comes with the server's answer (#dealt)
     this.#changed();
+    // The next ranked game is asked for once this one is being played, not at load: a visit
+    // that never moves costs the server no second game, and the page's first second no request.
+    if (!this.prefetchAsked.has(this.session)) {
+      this.prefetchAsked.add(this.session);
+      this.#prefetch(this.size);
+    }
     return true;
   }
 
@@ -292,7 +299,6 @@ export class GameController {
         }, settled);
       }
     }
-    this.#prefetch(size);
   }
 
   #attach(session) {
