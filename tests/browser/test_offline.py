@@ -30,9 +30,9 @@ def page_assets(base_url: str) -> list[str]:
 
 
 def test_text_answers_are_compressed(base_url):
-    code = [a for a in page_assets(base_url) if a.endswith((".js", ".css"))]
-    assert [a.rsplit("/", 1)[1] for a in code] == ["app.bundle.js"]  # the game's modules, as one file
-    code += [a.replace("app.bundle.js", m) for a in code for m in ("engine.js", "replay.js", "review.js")]
+    release = page_assets(base_url)[0].split("/")[2]
+    code = [f"/static/{release}/js/{m}" for m in ("engine.js", "controller.js", "replay.js", "review.js")]
+    code.append(f"/static/{release}/css/review.css")
     compressed = 0
     for path in ["/", "/rules", "/leaderboard", *code, "/sw.js"]:
         plain = fetch(base_url + path)[2]
@@ -48,7 +48,7 @@ def test_text_answers_are_compressed(base_url):
 
 def test_the_pages_files_have_cache_forever_addresses(base_url):
     assets = page_assets(base_url)
-    assert len(assets) >= 4  # icons, manifest, the scripts
+    assert len(assets) >= 3  # icons and manifest (the scripts are inside the page)
     release = {a.split("/")[2] for a in assets}
     assert len(release) == 1 and re.fullmatch(r"[0-9a-f]{12}", release.pop())
     for path in assets:
@@ -71,7 +71,9 @@ def test_the_javascript_and_css_of_the_page_weigh_at_most_40_kb_compressed(base_
     html = fetch(base_url + "/")[2].decode()
     styles = "".join(re.findall(r"<style>(.*?)</style>", html, re.S))
     assert ".board" in styles, "the page's styles travel inside it"
-    total = len(gzip.compress(styles.encode()))
+    scripts = "".join(re.findall(r'<script type="module">(.*?)</script>', html, re.S))
+    assert "GameController" in scripts, "and so do its scripts"
+    total = len(gzip.compress(styles.encode())) + len(gzip.compress(scripts.encode()))
     for path in page_assets(base_url):
         if path.endswith((".js", ".css")):
             total += len(fetch(base_url + path, {"Accept-Encoding": "gzip"})[2])

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import json
 import re
 import shutil
@@ -14,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from game2048.server.app import create_app
 from game2048.server.config import Settings
-from game2048.web.assets import BUNDLED, STATIC_DIR, module_graph, precache_list, release
+from game2048.web.assets import STATIC_DIR, module_graph, page_script, release
 from game2048.web.bundle import BundleError, bundle, compact
 
 NODE = shutil.which("node")
@@ -35,8 +37,8 @@ def _graph(tmp_path: Path, files: dict[str, str]) -> Path:
     return tmp_path
 
 
-def _run(script: bytes) -> list[object]:
-    done = subprocess.run([NODE, "--input-type=module", "-e", script.decode()],
+def _run(script: str) -> list[object]:
+    done = subprocess.run([NODE, "--input-type=module", "-e", script],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -85,44 +87,51 @@ def test_a_multi_line_template_literal_keeps_its_text():
     assert compact(source) == source
 
 
-def test_every_entry_bundles_with_every_module_it_imports():
-    for entry in BUNDLED:
-        text = bundle(entry, STATIC_DIR).decode()
-        for module in module_graph(entry):
-            assert f"// ---- {module}\n" in text, module
-        assert not re.search(r"^\s*(import\s*\{|export\s)", text, re.M)
+def test_the_game_bundles_with_every_module_it_imports():
+    text = bundle("js/app.js", STATIC_DIR)
+    for module in module_graph("js/app.js"):
+        assert f"// ---- {module}\n" in text, module
+    assert not re.search(r"^\s*(import\s*\{|export\s)", text, re.M)
+
+
+def test_dynamic_imports_are_made_absolute_for_a_script_inside_the_page(tmp_path: Path):
+    root = _graph(tmp_path, {"a.js": "window.addEventListener('load', () => import('./later.js'));\n",
+                             "later.js": "export const x = 1;\n"})
+    assert "import('/static/abc/js/later.js')" in bundle("js/a.js", root, base="/static/abc/")
+    assert "import('./later.js')" in bundle("js/a.js", root)
+
+
+def test_text_that_would_end_the_script_element_is_refused(tmp_path: Path):
+    root = _graph(tmp_path, {"a.js": "const s = '</script><script>alert(1)';\n"})
+    with pytest.raises(BundleError, match="script"):
+        bundle("js/a.js", root)
 
 
 @pytest.mark.skipif(NODE is None, reason="Node.js is not installed")
 def test_the_game_bundle_is_valid_javascript(tmp_path: Path):
     out = tmp_path / "app.bundle.mjs"
-    out.write_bytes(bundle("js/app.js", STATIC_DIR))
+    out.write_text(page_script()[0])
     done = subprocess.run([NODE, "--check", str(out)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
 
 
-def test_the_page_loads_one_script_cached_for_good(client):
-    html = client.get("/").text
-    scripts = re.findall(r'<script type="module" src="([^"]+)"></script>', html)
-    assert scripts == [f"/static/{release()}/js/app.bundle.js"]
-    assert "modulepreload" not in html
-    answer = client.get(scripts[0], headers={"Accept-Encoding": "gzip"})
-    assert answer.status_code == 200
-    assert answer.headers["content-type"].startswith("text/javascript")
-    assert answer.headers["cache-control"] == "public, max-age=31536000, immutable"
-    assert answer.headers["content-encoding"] == "gzip"
-    # comments and indentation stay in the modules: the bundle is well under their sum
+def test_the_page_carries_its_script_and_lets_only_that_one_run(client):
+    answer = client.get("/", headers={"Accept-Encoding": "gzip"})
+    html = answer.text
+    assert re.findall(r"<script[^>]*\ssrc=", html) == []  # no script file to wait for
+    scripts = re.findall(r'<script type="module">(.*?)</script>', html, re.S)
+    assert len(scripts) == 1 and scripts[0] == page_script()[0]
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    directives = dict(d.strip().split(" ", 1) for d in answer.headers["content-security-policy"].split(";"))
+    assert directives["script-src"] == f"'self' 'sha256-{digest}'"
+    assert "'unsafe-inline'" not in directives["script-src"]
+    # the offline worker is imported from this release's address, not from the page's
+    assert f"import('/static/{release()}/js/offline.js')" in scripts[0]
+    # comments and indentation stay in the modules: the page's script is well under their sum
     modules = sum(len(gzip.compress((STATIC_DIR / m).read_bytes())) for m in module_graph())
-    assert len(gzip.compress(answer.content)) < 0.75 * modules
+    assert len(gzip.compress(scripts[0].encode())) < 0.75 * modules
 
 
-def test_the_bundle_revalidates_by_etag_at_its_plain_address(client):
-    plain = client.get("/static/js/app.bundle.js")
-    assert plain.status_code == 200 and plain.headers["cache-control"] == "no-cache"
-    again = client.get("/static/js/app.bundle.js", headers={"If-None-Match": plain.headers["etag"]})
-    assert again.status_code == 304
-    assert client.get("/static/js/nothing.bundle.js").status_code == 404
-
-
-def test_the_service_worker_keeps_the_bundle_for_offline_play():
-    assert f"/static/{release()}/js/app.bundle.js" in precache_list()
+def test_other_answers_keep_the_policy_without_inline_script(client):
+    for path in ["/rules", "/leaderboard", "/api/leaderboard"]:
+        assert "sha256" not in client.get(path).headers["content-security-policy"], path

@@ -2,7 +2,12 @@
 
 Scripts come only from this origin's files: no inline script, no ``eval``,
 no inline event handlers (pages may carry ``<script type="application/json">``
-data blocks, which are not executed). Nothing may frame the site.
+data blocks, which are not executed). Nothing may frame the site. One
+exception, narrow by construction: the game page carries its own scripts
+inside it (web/bundle.py says why), and its answer names that one script by
+its SHA-256 (``policy(script_hashes)``); a script injected into the page
+would have another hash and does not run. The middleware keeps a policy an
+answer set for itself.
 
 Styles are the one relaxation: ``style-src 'self' 'unsafe-inline'``. The
 pages' ``<style>`` blocks, a few ``style=""`` attributes, the pygal charts
@@ -19,7 +24,7 @@ from __future__ import annotations
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-CONTENT_SECURITY_POLICY = "; ".join([
+_DIRECTIVES = [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
@@ -32,7 +37,14 @@ CONTENT_SECURITY_POLICY = "; ".join([
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
-])
+]
+CONTENT_SECURITY_POLICY = "; ".join(_DIRECTIVES)
+
+
+def policy(script_hashes: tuple[str, ...] = ()) -> str:
+    """The policy, with inline scripts of these hashes (``'sha256-…'``) allowed to run."""
+    return "; ".join(" ".join([d, *script_hashes]) if d == "script-src 'self'" else d for d in _DIRECTIVES)
+
 
 HEADERS: list[tuple[bytes, bytes]] = [
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
@@ -42,6 +54,7 @@ HEADERS: list[tuple[bytes, bytes]] = [
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 _NAMES = {name for name, _ in HEADERS}
+_CSP = b"content-security-policy"
 
 
 class SecurityHeaders:
@@ -57,8 +70,11 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in _NAMES]
-                message = {**message, "headers": kept + HEADERS}
+                headers = message.get("headers", [])
+                own = [(_CSP, v) for k, v in headers if k.lower() == _CSP][:1]  # the game page's
+                kept = [(k, v) for k, v in headers if k.lower() not in _NAMES]
+                added = [(k, v) for k, v in HEADERS if not (own and k == _CSP)]
+                message = {**message, "headers": kept + own + added}
             await send(message)
 
         await self.app(scope, receive, with_headers)

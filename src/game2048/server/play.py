@@ -5,6 +5,9 @@ The language is chosen as on every page of the site (``pages.i18n.pick_language`
 the game's own language packs, ``web/static/js/i18n/<lang>.json``, the one
 source of the game's strings: this module renders them into the HTML and embeds
 the active pack for the scripts, so the browser never loads the other three.
+The scripts travel inside the page as well, joined from the modules
+(``web/bundle.py``), so the first move needs no request after the page;
+the page's Content-Security-Policy lets that one script run by its hash.
 
 Also here: the service worker at ``/sw.js`` (it must live at the root to
 control ``/``), and ``/robots.txt``.
@@ -24,7 +27,8 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from ..pages.i18n import pick_language
 from ..pages.render import render
 from ..rules import DEFAULT_SIZE, SIZES, TARGETS
-from ..web.assets import STATIC_DIR, page_styles, service_worker
+from ..web.assets import STATIC_DIR, page_script, page_styles, service_worker
+from .headers import policy
 
 router = APIRouter(include_in_schema=False)
 
@@ -76,14 +80,17 @@ def play_page(request: Request) -> HTMLResponse:
     lang = pick_language(request)
     game_pack = pack(lang)
     size = DEFAULT_SIZE
+    script, script_hash = page_script()
     response = render(
         request, "play.html", "play", lang=lang,
         s=lambda key, **values: text(lang, key, **values),
         pack_json=json.dumps(game_pack, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
-        styles=Markup(page_styles()), size=size, sizes=SIZES, target=TARGETS[size],
+        styles=Markup(page_styles()), script=Markup(script), size=size, sizes=SIZES, target=TARGETS[size],
         description=game_pack["strings"]["description"],
     )
     response.headers["Cache-Control"] = "no-cache"
+    # the page's own script may run, and no other inline one
+    response.headers["Content-Security-Policy"] = policy((script_hash,))
     return response
 
 

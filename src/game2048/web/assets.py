@@ -3,8 +3,9 @@
 The game page inlines its style sheets (``page_styles``): a render-blocking
 request costs a round trip before the first paint, which on a phone is most
 of the time to a playable board; the 4.5 KB they weigh compressed travel with
-the page instead. Its scripts come as one file, ``js/app.bundle.js``, which
-the server joins from the modules (``web/bundle.py``), cached for good.
+the page instead, and so do its scripts, joined from the modules
+(``page_script``, ``web/bundle.py``): a script file would cost another
+round trip before the first move.
 
 Every file under ``web/static`` is served at two addresses:
 
@@ -32,13 +33,11 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from starlette.datastructures import Headers
 from starlette.responses import Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from . import bundle as bundle_module
-from .bundle import bundle, bundle_path, entry_of, etag
+from .bundle import bundle, csp_hash
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 
@@ -48,9 +47,6 @@ _RELEASE = re.compile(r"[0-9a-f]{12}")
 #: What the service worker keeps for playing offline (the page itself it keeps as it goes).
 _PRECACHE = re.compile(r"^(css/.*\.css|js/[^/]*\.js|icons/.*|manifest\.webmanifest)$")
 
-
-#: Entry modules served as one file as well (``js/app.bundle.js``: web/bundle.py).
-BUNDLED = ("js/app.js",)
 
 #: The game page's style sheets, in cascade order.
 PAGE_STYLES = ("base", "board", "tiles", "panels")
@@ -70,7 +66,6 @@ def _files(directory: Path) -> list[Path]:
 def release(directory: Path = STATIC_DIR) -> str:
     """The fingerprint of the game's files: 12 hex digits that change whenever any file does."""
     digest = hashlib.sha256()
-    digest.update(Path(bundle_module.__file__).read_bytes())  # how the bundles are joined is part of them
     for path in _files(directory):
         digest.update(path.relative_to(directory).as_posix().encode())
         digest.update(b"\0")
@@ -84,20 +79,17 @@ def asset_url(path: str, directory: Path = STATIC_DIR) -> str:
 
 
 def precache_list(directory: Path = STATIC_DIR) -> list[str]:
-    """The addresses the service worker stores at install: the game's code (its bundle too),
-    styles and icons."""
-    rels = [p.relative_to(directory).as_posix() for p in _files(directory)]
-    rels += [bundle_path(entry) for entry in BUNDLED]
-    return [asset_url(rel, directory) for rel in sorted(rels) if _PRECACHE.match(rel)]
+    """The addresses the service worker stores at install: the game's code, styles and icons."""
+    rels = (p.relative_to(directory).as_posix() for p in _files(directory))
+    return [asset_url(rel, directory) for rel in rels if _PRECACHE.match(rel)]
 
 
-def _bundle_response(entry: str, directory: Path, scope: Scope) -> Response:
-    data = bundle(entry, directory)
-    tag = etag(data)
-    headers = {"ETag": tag}
-    if tag in Headers(scope=scope).get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    return Response(data, media_type="text/javascript", headers=headers)
+@lru_cache(maxsize=4)
+def page_script(directory: Path = STATIC_DIR) -> tuple[str, str]:
+    """The game page's scripts, joined to go inside it (web/bundle.py), and the
+    Content-Security-Policy source that lets exactly that script run."""
+    script = bundle("js/app.js", directory, base=f"/static/{release(directory)}/")
+    return script, csp_hash(script)
 
 
 class ReleaseStaticFiles(StaticFiles):
@@ -111,11 +103,7 @@ class ReleaseStaticFiles(StaticFiles):
             path = rest
             if first == current:
                 cache = IMMUTABLE
-        entry = entry_of(path)
-        if entry in BUNDLED:
-            response = _bundle_response(entry, Path(str(self.directory)), scope)
-        else:
-            response = await super().get_response(path, scope)
+        response = await super().get_response(path, scope)
         if response.status_code in (200, 304):
             response.headers["Cache-Control"] = cache
         return response
