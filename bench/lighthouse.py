@@ -55,12 +55,13 @@ METRICS = {
 def lighthouse(url: str, out: Path, throttling: str = "simulate") -> dict:
     """One Lighthouse run on ``url`` (mobile, the four categories); its JSON report."""
     env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", CHROMIUM)}
-    subprocess.run(
-        [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={out}",
-         f"--only-categories={','.join(CATEGORIES)}", f"--throttling-method={throttling}",
-         "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
-        check=True, env=env, timeout=300,
-    )
+    command = [str(LIGHTHOUSE), url, "--quiet", "--output=json", f"--output-path={out}",
+               f"--only-categories={','.join(CATEGORIES)}", f"--throttling-method={throttling}",
+               "--chrome-flags=--headless=new --no-sandbox --disable-gpu"]
+    if subprocess.run(command, env=env, timeout=300).returncode != 0:
+        # Lighthouse now and then loses the trace of a load (NO_NAVSTART): once more, then give up
+        print(f"  Lighthouse failed on {url}; running it again", file=sys.stderr)
+        subprocess.run(command, check=True, env=env, timeout=300)
     return json.loads(out.read_text())
 
 

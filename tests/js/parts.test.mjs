@@ -202,6 +202,16 @@ test('counted words agree with their number in every language', () => {
   assert.equal(translator('th').t('sayPoints', { n: 4, score: 1024 }), 'ได้ 4 คะแนน รวม 1,024');
 });
 
+test('numbers read as Intl writes them in every language, though small ones skip making Intl.NumberFormat', () => {
+  for (const code of LANGUAGES) {
+    const i18n = translator(code);
+    const intl = new Intl.NumberFormat(pack(code).locale);
+    for (const n of [0, 1, 7, 64, 512, 999]) assert.equal(i18n.number(n), intl.format(n), `${code} ${n}`);
+    assert.equal(i18n.numbers, null, 'nothing under 1000 needed the formatter');
+    for (const n of [1000, 1024, 131072, 3932100, 2.5]) assert.equal(i18n.number(n), intl.format(n), `${code} ${n}`);
+  }
+});
+
 test('the browser plural rules are the ones the server renders with (shared vectors)', () => {
   for (const code of LANGUAGES) {
     const rules = new Intl.PluralRules(pack(code).locale);
