@@ -72,5 +72,12 @@ window.addEventListener('online', () => controller.queue.flush());
 controller.init();
 window.game2048 = automation(controller);
 performance.mark('game2048:ready'); // the first move is possible from here (bench/lighthouse.py reads it)
-// the service worker's downloads wait until the page has loaded: they are for next time
-window.addEventListener('load', () => import('./offline.js').then((m) => m.registerWorker(navigator)));
+// The service worker keeps this release's files for playing offline next time. Installing it
+// busies the page for a moment (on a slow phone, long enough to delay its first answers), so it
+// waits for the player's first key, tap or click, or ten seconds after the page has loaded.
+let worker = null;
+const installWorker = () => {
+  worker ??= import('./offline.js').then((m) => m.registerWorker(navigator));
+};
+for (const type of ['keydown', 'pointerdown']) doc.addEventListener(type, installWorker, { once: true, passive: true });
+window.addEventListener('load', () => setTimeout(installWorker, 10_000));
