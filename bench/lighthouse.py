@@ -137,9 +137,9 @@ def main() -> None:
                 if failing:
                     print(f"  not 100 because of: {'; '.join(sorted(failing))}", file=sys.stderr)
                 scores = sorted(r["performance"] for r in rows)
+                ready = f", ready {', '.join(str(r['ready']) for r in rows)}" if row["ready"] != "-" else ""
                 print(f"  over the runs: performance {statistics.median(scores)} (min {scores[0]},"
-                      f" max {scores[-1]}), TTI {', '.join(str(r['TTI']) for r in rows)}"
-                      + (f", ready {', '.join(str(r['ready']) for r in rows)}" if row["ready"] != "-" else ""),
+                      f" max {scores[-1]}), TTI {', '.join(str(r['TTI']) for r in rows)}{ready}",
                       file=sys.stderr)
         finally:
             if proc:
