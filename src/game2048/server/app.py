@@ -73,6 +73,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     purging = asyncio.create_task(_purge_idle_games(app))
     yield
     purging.cancel()
+    gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
 
 
 async def _purge_idle_games(app: FastAPI) -> None:
