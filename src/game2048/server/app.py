@@ -13,7 +13,7 @@ from fastapi import FastAPI
 from sqlalchemy.orm import sessionmaker
 from starlette.middleware.gzip import GZipMiddleware
 
-from ..web.assets import STATIC_DIR, ReleaseStaticFiles
+from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
 from . import api, apidocs, errors, ops, play, review_routes, views, ws
 from .bodies import ReadableBodies
 from .bodylimit import BodyLimit
@@ -148,6 +148,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.include_router(pages_router)
 
     app.include_router(play.router)
+    page_script()  # joined now: a module the bundle cannot translate stops the start, not a page view
     # /static/<release>/… cached for a year, /static/… revalidated (web/assets.py)
     app.mount("/static", ReleaseStaticFiles(directory=STATIC_DIR), name="static")
     return app

@@ -113,7 +113,8 @@ _IMPORT = re.compile(r"""(?:import|from)\s*['"](\./[\w./-]+\.js)['"]""")
 
 
 def module_graph(entry: str = "js/app.js", directory: Path = STATIC_DIR) -> list[str]:
-    """Every module ``entry`` imports, directly or not, in the order first met (for modulepreload)."""
+    """Every module ``entry`` imports, directly or not, in the order first met (what the service
+    worker must keep, and the bundle must join: the tests check both against this walk)."""
     seen: list[str] = []
     todo = [entry]
     while todo:

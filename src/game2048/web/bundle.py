@@ -42,6 +42,9 @@ _ANY_IMPORT = re.compile(r"^\s*import\b(?!\s*\()", re.M)
 _EXPORT = re.compile(r"^export\s+((?:async\s+)?function\*?|class|const|let)\s+([A-Za-z_$][\w$]*)", re.M)
 _ANY_EXPORT = re.compile(r"^\s*export\b", re.M)
 _NAME = re.compile(r"[A-Za-z_$][\w$]*")
+_DYNAMIC = re.compile(r"""\bimport\(\s*(['"])(\.\.?/[\w./-]+\.js)\1\s*\)""")
+#: What would end or confuse an inline <script> element (HTML's script data rules).
+_NOT_INLINE = re.compile(r"</script|<!--|<script", re.I)
 
 
 class BundleError(ValueError):
@@ -126,11 +129,6 @@ def compact(source: str) -> str:
             return source
         kept.append(text)
     return "\n".join(kept) + "\n"
-
-
-_DYNAMIC = re.compile(r"""\bimport\(\s*(['"])(\.\.?/[\w./-]+\.js)\1\s*\)""")
-#: What would end or confuse an inline <script> element (HTML's script data rules).
-_NOT_INLINE = re.compile(r"</script|<!--|<script", re.I)
 
 
 @lru_cache(maxsize=8)
