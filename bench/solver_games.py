@@ -40,6 +40,7 @@ def first_moves(size: int, seed: int, log: str) -> dict[str, int]:
 
 
 def play_one(size: int, preset: str, seed: int, until: int | None, threads: int) -> dict[str, object]:
+    """Play one game, as ``game2048 solve`` does, and describe it as one JSON object."""
     start = time.perf_counter()
     game = play_game(size, seed, preset, until=until, threads=threads)
     return {
