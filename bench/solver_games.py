@@ -21,8 +21,9 @@ import json
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
-from game2048.record import replay
+from game2048.game import Game
 from game2048.rules import TARGETS
 from game2048.solver.command import _worker_init
 from game2048.solver.play import play_game
@@ -30,7 +31,7 @@ from game2048.solver.play import play_game
 
 def first_moves(size: int, seed: int, log: str) -> dict[str, int]:
     """The move (1-based) at which each tile from the size's target up first appeared."""
-    game = replay(size, seed, "")
+    game = Game(size, seed)
     first: dict[str, int] = {}
     for letter in log:
         game.move(letter)
@@ -39,7 +40,7 @@ def first_moves(size: int, seed: int, log: str) -> dict[str, int]:
     return first
 
 
-def play_one(size: int, preset: str, seed: int, until: int | None, threads: int) -> dict[str, object]:
+def play_one(size: int, preset: str, seed: int, until: int | None, threads: int) -> dict[str, Any]:
     """Play one game, as ``game2048 solve`` does, and describe it as one JSON object."""
     start = time.perf_counter()
     game = play_game(size, seed, preset, until=until, threads=threads)
@@ -67,28 +68,28 @@ def parse_seeds(text: str) -> list[int]:
     return seeds
 
 
-def read(out: Path) -> list[dict[str, object]]:
+def read(out: Path) -> list[dict[str, Any]]:
     if not out.exists():
         return []
     return [json.loads(line) for line in out.read_text().splitlines() if line.strip()]
 
 
-def table(games: list[dict[str, object]]) -> str:
+def table(games: list[dict[str, Any]]) -> str:
     rows = ["| seed | largest tile | moves | score | ended | tiles first made at move | minutes |",
             "|---|---|---|---|---|---|---|"]
-    for g in sorted(games, key=lambda g: g["seed"]):  # type: ignore[arg-type, return-value]
-        first: dict[str, int] = g["first"]  # type: ignore[assignment]
+    for g in sorted(games, key=lambda g: g["seed"]):
+        first: dict[str, int] = g["first"]
         ended = "no move left" if g["over"] else f"stopped at {g['until']}"
         rows.append(
             f"| {g['seed']} | {g['max_tile']:,} | {g['moves']:,} | {g['score']:,} | {ended} | "
             + ", ".join(f"{int(t):,}: {m:,}" for t, m in first.items())
-            + f" | {float(g['seconds']) / 60:.1f} |"  # type: ignore[arg-type]
+            + f" | {float(g['seconds']) / 60:.1f} |"
         )
-    tiles = sorted({int(t) for g in games for t in g["first"]})  # type: ignore[attr-defined]
+    tiles = sorted({int(t) for g in games for t in g["first"]})
     shares = []
     for t in tiles:  # over the games that could show t: those not stopped below it
-        could = [g for g in games if g["until"] is None or int(g["until"]) >= t]  # type: ignore[call-overload]
-        made = sum(1 for g in could if int(g["max_tile"]) >= t)  # type: ignore[call-overload]
+        could = [g for g in games if g["until"] is None or int(g["until"]) >= t]
+        made = sum(1 for g in could if int(g["max_tile"]) >= t)
         shares.append(f"{t}: {made} of {len(could)}")
     return "\n".join(rows) + "\n\nreached: " + ", ".join(shares)
 
