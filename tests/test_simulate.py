@@ -8,9 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from game2048.cli import app
-from game2048.pages import simulate as sim
 from game2048.record import replay
 from game2048.rules import can_move
+from game2048.site import simulate as sim
 
 
 def test_a_strategy_game_is_a_pure_function_of_size_and_seed() -> None:

@@ -52,7 +52,7 @@ from .server.command import serve  # noqa: E402
 
 app.command()(serve)
 
-from .pages.command import simulate  # noqa: E402
+from .site.command import simulate  # noqa: E402
 
 app.command()(simulate)
 

@@ -189,7 +189,7 @@ def test_a_game_over_stays_over(api):
 
 
 def test_a_game_stops_taking_moves_at_the_longest_log_kept(api, monkeypatch):
-    from game2048.server import live
+    from game2048.server.live import mover as live
 
     monkeypatch.setattr(live, "MAX_LOG", 5)
     played = api.served(4, 5)

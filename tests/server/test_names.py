@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game2048.server.names import NAME_MAX, BadName, clean_name
+from game2048.server.records.names import NAME_MAX, BadName, clean_name
 
 STORED_AS = [
     ("legit\u200b", "legit"),                 # zero-width space stripped

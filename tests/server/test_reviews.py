@@ -15,10 +15,12 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from game2048.pages.charts import WIDTH
-from game2048.server import create_app, review_routes, reviews
+from game2048.server import create_app
+from game2048.server.api import reviews as review_routes
 from game2048.server.config import ReviewSettings
-from game2048.server.models import ReviewRow
+from game2048.server.reviews import queue as reviews
+from game2048.server.storage.models import ReviewRow
+from game2048.site.charts import WIDTH
 from game2048.solver import review
 from game2048.solver.review import worst
 
@@ -291,7 +293,7 @@ def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued
     assert html.count(" undone\"") == 1
     assert len(data["boards"]) == 13 and all(len(b) == 16 for b in data["boards"])
     assert f'lang="{lang}"' in html and (('dir="rtl"' in html) == (lang == "he"))
-    from game2048.server.review_texts import TEXTS
+    from game2048.site.review_texts import TEXTS
 
     assert TEXTS[lang]["accuracy"] in html and TEXTS[lang]["next_mistake"] in html
     assert_no_inline_script(html)
@@ -371,7 +373,7 @@ def test_a_practice_game_from_a_position_is_reviewed_from_that_position(qapi: Ap
 def _move_day_back(app, game_id: str, days: int) -> None:  # type: ignore[no-untyped-def]
     from sqlalchemy import update
 
-    from game2048.server.models import GameRow
+    from game2048.server.storage.models import GameRow
 
     with app.state.sessions() as s:
         row = s.get(GameRow, game_id)

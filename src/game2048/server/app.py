@@ -13,20 +13,27 @@ from fastapi import FastAPI
 from sqlalchemy.orm import sessionmaker
 from starlette.middleware.gzip import GZipMiddleware
 
+from ..site import play
+from ..site import records as views
 from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
-from . import api, apidocs, errors, ops, play, review_routes, views, ws
-from .bodies import ReadableBodies
-from .bodylimit import BodyLimit
-from .cache import AnswerCache
+from . import errors
+from .api import docs as apidocs
+from .api import games as api
+from .api import reviews as review_routes
 from .config import Settings
-from .cpubudget import CpuBudget
-from .db import load_secret, make_engine, migrate
-from .games import ClientError
-from .head import HeadAsGet
-from .headers import SecurityHeaders
-from .live_store import make_store, utc_now
-from .ratelimit import RateLimiter
-from .requestlog import RequestLog, setup_logging
+from .http.bodies import ReadableBodies
+from .http.bodylimit import BodyLimit
+from .http.cache import AnswerCache
+from .http.head import HeadAsGet
+from .http.headers import SecurityHeaders
+from .http.requestlog import RequestLog, setup_logging
+from .limits.cpu import CpuBudget
+from .limits.rate import RateLimiter
+from .live import socket as ws
+from .live.stores import make_store, utc_now
+from .ops import probes as ops
+from .records.records import ClientError
+from .storage.db import load_secret, make_engine, migrate
 
 log = logging.getLogger(__name__)
 
@@ -141,7 +148,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.include_router(views.router)
     app.include_router(review_routes.router)
     try:
-        from ..pages import router as pages_router
+        from ..site import router as pages_router
     except ImportError:  # the content pages are optional
         pages_router = None
     if pages_router is not None:

@@ -17,7 +17,7 @@ from typing import Literal
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from .models import GameRow
+from ..storage.models import GameRow
 from .names import BadName, clean_name
 
 Mode = Literal["classic", "daily"]

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
-from ..record import RecordError, replay
-from .games import ClientError, check_name
-from .live_store import durable, utc_now
-from .models import GameRow
-from .seeds import new_game_id
+from ...record import RecordError, replay
+from ..live.seeds import new_game_id
+from ..live.stores import durable, utc_now
+from ..storage.models import GameRow
+from .records import ClientError, check_name
 
 
 @dataclass(frozen=True)

@@ -24,11 +24,11 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
-from ..pages.i18n import pick_language
-from ..pages.render import render
 from ..rules import DEFAULT_SIZE, SIZES, TARGETS
+from ..server.http.headers import policy
 from ..web.assets import STATIC_DIR, page_script, page_styles, service_worker
-from .headers import policy
+from .i18n import pick_language
+from .render import render
 
 router = APIRouter(include_in_schema=False)
 

@@ -24,10 +24,10 @@ from typing import Any
 from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..game import Snapshot
-from .db import one_writer_for
-from .games import rank_query
-from .models import DailyTryRow, GameRow
+from ...game import Snapshot
+from ..records.records import rank_query
+from ..storage.db import one_writer_for
+from ..storage.models import DailyTryRow, GameRow
 
 #: Daily-try counters are dropped this long after their day began.
 TRIES_KEPT = timedelta(days=2)

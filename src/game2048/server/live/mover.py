@@ -27,14 +27,14 @@ from time import monotonic, thread_time
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ..game import Game
-from ..record import replay
-from ..rules import LETTERS, SIZES, UNDO_LETTER
-from . import metrics
-from .config import MAX_LOG, MAX_MOVES
-from .games import MODES, ClientError, Finished, Mode, check_name, could_be_game_id, finish_answer
-from .live_store import Live, LiveStore, utc_now
+from ...game import Game
+from ...record import replay
+from ...rules import LETTERS, SIZES, UNDO_LETTER
+from ..config import MAX_LOG, MAX_MOVES
+from ..ops import metrics
+from ..records.records import MODES, ClientError, Finished, Mode, check_name, could_be_game_id, finish_answer
 from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
+from .stores import Live, LiveStore, utc_now
 
 #: Moves in a daily game are accepted until its UTC day ends plus this.
 DAILY_GRACE = timedelta(minutes=10)

@@ -9,7 +9,7 @@ sums them, so any worker answers for all of them.
 Other modules count through the small functions here, e.g. when the server
 deals moves of a live game::
 
-    from game2048.server import metrics
+    from .probes import metrics
     with metrics.dealing(moves=1):
         ...apply the move...
 """

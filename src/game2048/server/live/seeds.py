@@ -18,7 +18,7 @@ import hmac
 import secrets
 from datetime import date
 
-from ..spawn import MAX_SEED
+from ...spawn import MAX_SEED
 
 
 def _mac(secret: str, message: str) -> bytes:

@@ -24,7 +24,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import metrics
+from ..ops import metrics
 
 log = logging.getLogger("game2048.requests")
 

@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from game2048.server.models import Base
+from game2048.server.storage.models import Base
 
 connection = context.config.attributes["connection"]
 context.configure(connection=connection, target_metadata=Base.metadata, render_as_batch=True)

@@ -23,12 +23,21 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ValidationError
 
-from . import live
-from .api import FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn, count_request, replay_charge
-from .config import MAX_MESSAGE
-from .cpubudget import client_address
-from .errors import describe_validation
-from .games import ClientError, check_name
+from ..api.games import (
+    FinishIn,
+    FinishOut,
+    MovesIn,
+    PositionOut,
+    StateOut,
+    TokenIn,
+    count_request,
+    replay_charge,
+)
+from ..config import MAX_MESSAGE
+from ..errors import describe_validation
+from ..limits.cpu import client_address
+from ..records.records import ClientError, check_name
+from . import mover as live
 
 router = APIRouter()
 log = logging.getLogger(__name__)

@@ -19,11 +19,12 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader
 from ..game import Game
 from ..record import replay
 from ..rules import SIZES
+from ..server.http import conditional
+from ..server.http.cache import BoundedLRU
+from ..server.limits.cpu import client_address
+from ..server.records import records as games
+from ..server.records.records import MODES, ClientError
 from ..web.assets import asset_url
-from . import conditional, games
-from .cache import BoundedLRU
-from .cpubudget import client_address
-from .games import MODES, ClientError
 from .review_texts import TEXTS as REVIEW_TEXTS
 
 router = APIRouter(include_in_schema=False)
@@ -186,7 +187,7 @@ TEXTS: dict[str, dict[str, str]] = {
 def _context(request: Request, active: str) -> dict[str, Any]:
     """What base.html needs (from the site's language helper when installed) plus our strings."""
     try:
-        from ..pages.i18n import page_context
+        from .i18n import page_context
     except ImportError:
         lang = request.query_params.get("lang") or request.cookies.get("lang") or "en"
         lang = lang if lang in TEXTS else "en"

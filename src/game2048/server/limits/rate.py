@@ -19,7 +19,7 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from . import metrics
+from ..ops import metrics
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import asyncio
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .errors import send_error
+from ..errors import send_error
 
 
 class BodyLimit:

@@ -45,9 +45,9 @@ from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.requests import HTTPConnection
 
-from . import metrics
-from .config import DEFAULT_CPU_BUDGET
-from .games import ClientError
+from ..config import DEFAULT_CPU_BUDGET
+from ..ops import metrics
+from ..records.records import ClientError
 
 log = logging.getLogger(__name__)
 

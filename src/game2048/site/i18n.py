@@ -4,13 +4,13 @@ Every page extends ``templates/base.html``, which needs ``lang``, ``dir``, ``t``
 (this module's strings for the language), ``languages`` (the chooser links) and
 ``active`` (the navigation key of the page). ``page_context`` builds all of it:
 
-    from game2048.pages.i18n import page_context, pick_language, strings
+    from .i18n import page_context, pick_language, strings
 
     lang = pick_language(request)           # ?lang= > cookie "lang" > Accept-Language > en
     t = strings(lang)                       # t["nav_rules"] == "Rules" for "en"
     ctx = page_context(request, "leaderboard")   # everything base.html reads
 
-``game2048.pages.render.render`` does the rest (template look-up, the ``lang``
+``game2048.site.render.render`` does the rest (template look-up, the ``lang``
 cookie). Long texts (the rules, the prose of the content pages) are templates
 of their own, one per language, under ``templates/pages/``.
 """
@@ -252,7 +252,7 @@ STRINGS: dict[str, dict[str, str]] = {
     },
 }
 
-#: Display names of the simulated strategies (see ``game2048.pages.simulate``).
+#: Display names of the simulated strategies (see ``game2048.site.simulate``).
 STRATEGY_NAMES: dict[str, dict[str, str]] = {
     "en": {
         "random": "Random moves",

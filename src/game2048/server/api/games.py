@@ -17,11 +17,14 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
-from . import conditional, games, live, practice
-from .config import MAX_LOG, MAX_MOVES
-from .cpubudget import Verifier, client_address
-from .errors import ErrorOut, responses
-from .games import ClientError, Mode, RecordMode
+from ..config import MAX_LOG, MAX_MOVES
+from ..errors import ErrorOut, responses
+from ..http import conditional
+from ..limits.cpu import Verifier, client_address
+from ..live import mover as live
+from ..records import practice
+from ..records import records as games
+from ..records.records import ClientError, Mode, RecordMode
 
 router = APIRouter(prefix="/api")
 
@@ -355,7 +358,7 @@ def get_game(game_id: GameId, db: Db, request: Request) -> Response:
     **responses(*BODY_ERRORS, 429), 503: {"model": ErrorOut, "description": "no solver installed here"}})
 def hint(body: HintIn, request: Request) -> HintOut:
     """The solver's move for a position, and its score for every legal direction."""
-    from ..game import Game
+    from ...game import Game
 
     if len(body.board) != body.size:
         raise ClientError(422, f"a board of size {body.size} needs {body.size} rows, got {len(body.board)}")
@@ -364,7 +367,7 @@ def hint(body: HintIn, request: Request) -> HintOut:
     except ValueError as exc:
         raise ClientError(422, f"not a board: {exc}") from None
     try:
-        from ..solver import analyse
+        from ...solver import analyse
     except ImportError:
         raise ClientError(503, "this server has no solver installed") from None
     with request.app.state.hint_budget.spend(client_address(request), "hint"):

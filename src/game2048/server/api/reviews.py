@@ -18,15 +18,17 @@ from markupsafe import Markup
 from pydantic import BaseModel, Field
 from sqlalchemy.orm import Session
 
-from ..rules import UNDO_LETTER, Direction
-from ..solver.review import ARROWS, CLASSES, Class
-from . import conditional, games, reviews
-from .api import session
-from .cache import BoundedLRU
-from .cpubudget import client_address
-from .errors import responses
-from .games import ClientError, Record
-from .views import MAX_FRAMES, _context, _render, record_frames, templates
+from ...rules import UNDO_LETTER, Direction
+from ...site.records import MAX_FRAMES, _context, _render, record_frames, templates
+from ...solver.review import ARROWS, CLASSES, Class
+from ..errors import responses
+from ..http import conditional
+from ..http.cache import BoundedLRU
+from ..limits.cpu import client_address
+from ..records import records as games
+from ..records.records import ClientError, Record
+from ..reviews import queue as reviews
+from .games import session
 
 
 @asynccontextmanager
@@ -162,7 +164,7 @@ def review_page(request: Request, game_id: str) -> Response:
 def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[str, str]:
     """The parts of a made review's page that cost CPU to draw: the summary, the
     moves listed, the chart, and the JSON the page's script steps through (boards included)."""
-    from ..solver.review import move_accuracy, worst
+    from ...solver.review import move_accuracy, worst
 
     moves = result["moves"]
     undone = _undone(record.log)
@@ -208,8 +210,8 @@ def _undone(log: str) -> set[int]:
 
 def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]:
     """The flat board before each of the ``shown`` moves, replaying once."""
-    from ..game import Game
-    from ..rules import DIRECTION_OF_LETTER
+    from ...game import Game
+    from ...rules import DIRECTION_OF_LETTER
 
     wanted = {m["n"] for m in shown}
     start = record.start
@@ -230,7 +232,7 @@ def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]
 
 def _chart(t: dict[str, str], accuracies: list[float], moves: list[dict[str, Any]]) -> Markup | None:
     """Smoothed accuracy along the game and its mistakes and blunders, at most ``CHART_POINTS`` points."""
-    from ..pages.charts import line_chart
+    from ...site.charts import line_chart
 
     count = len(moves)
     if not count:

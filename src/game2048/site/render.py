@@ -1,10 +1,10 @@
 """Rendering a page of the site: the shared Jinja2 environment and the language cookie.
 
-    from game2048.pages.render import render
+    from .render import render
     return render(request, "leaderboard.html", "leaderboard", rows=rows)
 
 The template extends ``base.html`` and gets ``lang``, ``dir``, ``t``,
-``languages`` and ``active`` (see ``game2048.pages.i18n.page_context``) besides
+``languages`` and ``active`` (see ``game2048.site.i18n.page_context``) besides
 the keyword arguments.
 """
 
@@ -20,7 +20,7 @@ from starlette.responses import HTMLResponse
 from ..web.assets import asset_url
 from .i18n import COOKIE, LANGUAGES, page_context, strategy_name
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent / "templates"
+TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
 templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
 templates.env.globals["LANGUAGES"] = LANGUAGES

@@ -34,10 +34,10 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from .config import ReviewSettings
-from .db import one_writer
-from .games import ClientError, Record, get_record
-from .models import ReviewRow
+from ..config import ReviewSettings
+from ..records.records import ClientError, Record, get_record
+from ..storage.db import one_writer
+from ..storage.models import ReviewRow
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,7 @@ def request_review(
     ``settings.per_client`` reviews waiting (429), and any new review while
     ``settings.queue`` are waiting (503, not the client's fault).
     """
-    from ..solver.review import graded_count
+    from ...solver.review import graded_count
 
     row = session.get(ReviewRow, record.id)
     if row is not None:
@@ -224,7 +224,7 @@ def grade_piece(size: int, seed: int, log: str, preset: str, start: int, stop: i
                 start_board: list[list[int]] | None = None) -> list[dict[str, Any]] | None:
     """The review entries of ``log[start:stop]`` (run in a review process); None if the server
     stops meanwhile (it looks after every move, so a stop waits for one search, not a piece)."""
-    from ..solver.review import grade_moves
+    from ...solver.review import grade_moves
 
     entries = []
     for entry in grade_moves(size, seed, log, preset, start=start, stop=stop, start_board=start_board):
@@ -245,7 +245,7 @@ def _review_process_start(nice: int, stopping: Any = None) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice and hasattr(os, "nice"):
         os.nice(nice)
-    from ..solver import warm_up
+    from ...solver import warm_up
 
     warm_up()
 
@@ -365,7 +365,7 @@ class ReviewQueue:
             with self.sessions() as s:
                 fail(s, job.game_id, self.worker, f"the review could not be made: {exc}")
             return
-        from ..solver.review import summarise
+        from ...solver.review import summarise
 
         with self.sessions() as s:
             finish(s, job.game_id, self.worker, summarise(job.size, job.seed, job.preset, moves))

@@ -14,8 +14,8 @@ import json
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..errors import send_error
 from .bodylimit import replaying
-from .errors import send_error
 
 #: No number in any request comes near this (seeds and scores are below 2^53, 16 digits).
 MAX_DIGITS = 40
