@@ -9,8 +9,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from game2048.server import create_app
+from game2048.server.errors import ClientError
 from game2048.server.live import mover as live
-from game2048.server.records.records import ClientError
 from game2048.server.storage.models import DailyTryRow, GameRow
 
 from .conftest import Api, next_move

@@ -22,6 +22,16 @@ from starlette.types import Send
 
 log = logging.getLogger(__name__)
 
+
+class ClientError(Exception):
+    """A request the server refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers
+
 #: Every status the API answers a client's mistake with, and what it means.
 STATUSES: dict[int, str] = {
     403: "the token does not belong to this game",
@@ -95,12 +105,12 @@ async def send_error(send: Send, status: int, message: str, *, close: bool = Fal
     await send({"type": "http.response.body", "body": payload})
 
 
-def install(app: FastAPI, client_error: type[Exception]) -> None:
-    """The exception handlers: ``client_error`` (with ``status``, ``message``, ``headers``),
-    schema errors, Starlette's HTTP errors, and a last resort that logs and answers 500."""
+def install(app: FastAPI) -> None:
+    """The exception handlers: ``ClientError``, schema errors, Starlette's HTTP errors, and a last
+    resort that logs and answers 500."""
 
-    @app.exception_handler(client_error)
-    async def refused(_request: Request, exc: Any) -> JSONResponse:
+    @app.exception_handler(ClientError)
+    async def refused(_request: Request, exc: ClientError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)

@@ -54,6 +54,11 @@ templates.env.filters["pct"] = percent
 COOKIE_AGE = 365 * 24 * 3600
 
 
+def context(request: Request, active: str = "", lang: str | None = None) -> dict[str, Any]:
+    """What every template gets: ``lang``, ``dir``, ``t`` (the strings), ``languages``, ``active``."""
+    return page_context(request, active, lang)
+
+
 def render(
     request: Request,
     name: str,
@@ -61,14 +66,14 @@ def render(
     *,
     status_code: int = 200,
     lang: str | None = None,
-    **context: Any,
+    **values: Any,
 ) -> HTMLResponse:
     """Render template ``name`` in the request's language; a ``?lang=`` choice is kept in a cookie.
 
     ``lang`` overrides the language (for a page that exists only in some languages).
     """
     ctx = page_context(request, active, lang)
-    ctx.update(context)
+    ctx.update(values)
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
     chosen = request.query_params.get("lang")
     if chosen in LANGUAGES and request.cookies.get(COOKIE) != chosen:

@@ -43,11 +43,11 @@ from fastapi import Depends, Request
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
-from starlette.requests import HTTPConnection
 
 from ..config import DEFAULT_CPU_BUDGET
+from ..errors import ClientError
 from ..ops import metrics
-from ..records.records import ClientError
+from .address import client_address
 
 log = logging.getLogger(__name__)
 
@@ -153,12 +153,6 @@ def _fingerprint(kind: str, key: tuple[Any, ...]) -> bytes:
     for part in key:
         digest.update(b"\0" + str(part).encode("utf-8", "surrogatepass"))
     return digest.digest()
-
-
-def client_address(connection: HTTPConnection) -> str:
-    """The address the budget and the rate limits count (the proxy's view with --proxy-headers);
-    ``connection`` is a request or a WebSocket."""
-    return connection.client.host if connection.client else "unknown"
 
 
 class Verification:

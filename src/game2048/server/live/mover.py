@@ -31,8 +31,9 @@ from ...game import Game
 from ...record import replay
 from ...rules import LETTERS, SIZES, UNDO_LETTER
 from ..config import MAX_LOG, MAX_MOVES
+from ..errors import ClientError
 from ..ops import metrics
-from ..records.records import MODES, ClientError, Finished, Mode, check_name, could_be_game_id, finish_answer
+from ..records.records import MODES, Finished, Mode, check_name, could_be_game_id, finish_answer
 from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
 from .stores import Live, LiveStore, utc_now
 

@@ -23,20 +23,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ValidationError
 
-from ..api.games import (
-    FinishIn,
-    FinishOut,
-    MovesIn,
-    PositionOut,
-    StateOut,
-    TokenIn,
-    count_request,
-    replay_charge,
-)
+from ..api.deps import count_request, replay_charge
+from ..api.schemas import FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn
 from ..config import MAX_MESSAGE
-from ..errors import describe_validation
-from ..limits.cpu import client_address
-from ..records.records import ClientError, check_name
+from ..errors import ClientError, describe_validation
+from ..limits.address import client_address
+from ..records.records import check_name
 from . import mover as live
 
 router = APIRouter()

@@ -15,10 +15,11 @@ from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
 from ...record import RecordError, replay
+from ..errors import ClientError
 from ..live.seeds import new_game_id
 from ..live.stores import durable, utc_now
 from ..storage.models import GameRow
-from .records import ClientError, check_name
+from .records import check_name
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,7 @@ from typing import Literal
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
+from ..errors import ClientError
 from ..storage.models import GameRow
 from .names import BadName, clean_name
 
@@ -32,16 +33,6 @@ _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 def could_be_game_id(game_id: str) -> bool:
     return _GAME_ID.fullmatch(game_id) is not None
-
-
-class ClientError(Exception):
-    """A request the server refuses; ``status`` is the HTTP status to answer with."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-        self.headers = headers
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from ..config import ReviewSettings
-from ..records.records import ClientError, Record, get_record
+from ..errors import ClientError
+from ..records.records import Record, get_record
 from ..storage.db import one_writer
 from ..storage.models import ReviewRow
 
@@ -370,3 +371,14 @@ class ReviewQueue:
         with self.sessions() as s:
             finish(s, job.game_id, self.worker, summarise(job.size, job.seed, job.preset, moves))
 
+
+def review_for(db: Session, game_id: str, client: str, state: Any) -> tuple[Record, ReviewRow]:
+    """The record of a public game and its review row, the review queued now if it is new (and this
+    process's workers woken); ``ClientError`` as for the record. ``state`` is the app's state."""
+    record = get_record(db, game_id)
+    row = request_review(db, record, client, state.settings.reviews)
+    if row.status in ("queued", "running"):
+        queue = getattr(state, "reviews", None)
+        if queue is not None:
+            queue.wake()
+    return record, row

@@ -1,115 +1,31 @@
-"""GET /api/games/{id}/review and the page /games/{id}/review: the solver's review of a finished game.
+"""The page /games/{id}/review: the solver's review of a finished game, drawn for a person.
 
-Both ask ``reviews.request_review`` (which queues the review the first time)
-after ``games.get_record`` has said the game is public; the router's lifespan
-runs this process's review workers.
+It asks ``reviews.review_for`` (which queues the review the first time) as the
+API does; drawing a made review's parts counts against the viewer's CPU budget
+and is cached, since a made review never changes.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
-from typing import Annotated, Any, Literal
+from typing import Any
 
-from fastapi import APIRouter, Depends, FastAPI, Path, Request
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
-from pydantic import BaseModel, Field
-from sqlalchemy.orm import Session
 
-from ...rules import UNDO_LETTER, Direction
-from ...site.records import MAX_FRAMES, _context, _render, record_frames, templates
-from ...solver.review import ARROWS, CLASSES, Class
-from ..errors import responses
-from ..http import conditional
-from ..http.cache import BoundedLRU
-from ..limits.cpu import client_address
-from ..records import records as games
-from ..records.records import ClientError, Record
-from ..reviews import queue as reviews
-from .games import session
+from ..rules import UNDO_LETTER
+from ..server.errors import ClientError
+from ..server.http import conditional
+from ..server.http.cache import BoundedLRU
+from ..server.limits.address import client_address
+from ..server.records.records import Record
+from ..server.reviews import queue as reviews
+from ..solver.review import ARROWS, CLASSES
+from .records import MAX_FRAMES, record_frames
+from .render import context, render, templates
 
-
-@asynccontextmanager
-async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
-    queue = reviews.ReviewQueue(app.state.sessions, app.state.settings.reviews)
-    app.state.reviews = queue
-    queue.start()
-    try:
-        yield
-    finally:
-        import anyio.to_thread
-
-        await anyio.to_thread.run_sync(queue.stop)
-
-
-router = APIRouter(lifespan=_lifespan)
-
-Db = Annotated[Session, Depends(session)]
-GameId = Annotated[str, Path(max_length=64)]
-
-#: A review that is still being made: the client asks again (the page does every 2 s).
-PENDING_HEADERS = {"Cache-Control": "no-store", "Retry-After": "2"}
-
-
-class MoveOut(BaseModel):
-    n: int = Field(description="1-based position of the move's letter in the log (undos count).")
-    played: Direction
-    best: Direction = Field(description="The solver's move; equal to played when the played move is as good.")
-    loss: float = Field(ge=0, description="0 exactly when played == best; see docs/review.md.")
-    class_: Class = Field(alias="class")
-
-
-class ReviewOut(BaseModel):
-    size: int
-    seed: int
-    preset: str
-    accuracy: float = Field(ge=0, le=100)
-    counts: dict[Class, int]
-    moves: list[MoveOut] = Field(description="One entry per U D L R letter of the log, in order.")
-
-
-class PendingOut(BaseModel):
-    status: Literal["pending"]
-    done: int = Field(description="Moves graded so far.")
-    total: int = Field(description="Moves to grade.")
-
-
-def _lookup(request: Request, db: Session, game_id: str) -> tuple[Record, Any]:
-    """The game's record and its review row (queued now if new), or ClientError."""
-    record = games.get_record(db, game_id)
-    row = reviews.request_review(db, record, client_address(request), request.app.state.settings.reviews)
-    if row.status in ("queued", "running"):
-        queue = getattr(request.app.state, "reviews", None)
-        if queue is not None:
-            queue.wake()
-    return record, row
-
-
-@router.get(
-    "/api/games/{game_id}/review",
-    response_model=ReviewOut,
-    responses=responses(202, 304, 404, 422, 429, 500, 503, models={202: PendingOut}),
-)
-def get_review(game_id: GameId, request: Request, db: Db) -> Response:
-    """The solver's review of a finished, public game: every move graded (docs/review.md).
-
-    The first request queues the review; until it is made the answer is 202
-    ``{"status": "pending", "done", "total"}``. A client may have a few
-    reviews waiting at once (429 beyond). A made review never changes: the
-    answer has an ETag, and If-None-Match gets a 304. 404 as for the record
-    (``GET /api/games/{id}``): a game in play, or a daily game while its day lasts.
-    """
-    _, row = _lookup(request, db, game_id)
-    if row.status == "done":
-        answer = Response(row.result.encode(), media_type="application/json")
-        return conditional.cached(request, answer, conditional.RECORD_CACHE)
-    if row.status == "failed":
-        return JSONResponse({"error": f"the review of this game could not be made: {row.error}"}, 500,
-                            headers={"Cache-Control": "no-store"})
-    return JSONResponse({"status": "pending", "done": row.done, "total": row.total}, 202,
-                        headers=PENDING_HEADERS)
+router = APIRouter(include_in_schema=False)
 
 
 #: Moves listed (and their boards sent) for a game too long to step through.
@@ -137,34 +53,34 @@ def review_page(request: Request, game_id: str) -> Response:
     """
     with request.app.state.sessions() as db:
         try:
-            record, row = _lookup(request, db, game_id[:64])
+            record, row = reviews.review_for(db, game_id[:64], client_address(request), request.app.state)
         except ClientError as exc:
             if exc.status == 404:
-                return _render(request, "game_missing.html", "leaderboard", status_code=404)
-            refused = _render(request, "review.html", "leaderboard", status_code=exc.status, record=None,
+                return render(request, "game_missing.html", "leaderboard", status_code=404)
+            refused = render(request, "review.html", "leaderboard", status_code=exc.status, record=None,
                               refused="busy" if exc.status == 429 else "full")
             refused.headers.update(exc.headers or {})
             return refused
     if row.status != "done":
-        waiting = _render(request, "review.html", "leaderboard", record=record, status=row.status,
+        waiting = render(request, "review.html", "leaderboard", record=record, status=row.status,
                           done=row.done, total=row.total, status_code=500 if row.status == "failed" else 200)
         waiting.headers["Cache-Control"] = "no-store"
         return waiting
-    ctx = _context(request, "leaderboard")
+    ctx = context(request, "leaderboard")
     key = (record.id, ctx["lang"])
     drawn = _pages.get(key)
     if drawn is None:
         with request.app.state.cpu_budget.spend(client_address(request), "page"):
             drawn = _drawn(ctx["t"], record, json.loads(row.result))
         _pages.put(key, drawn, sum(len(v) for v in drawn.values()))
-    page = _render(request, "review.html", "leaderboard", record=record, status="done", **drawn)
+    page = render(request, "review.html", "leaderboard", record=record, status="done", **drawn)
     return conditional.cached(request, page, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
 
 
 def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[str, str]:
     """The parts of a made review's page that cost CPU to draw: the summary, the
     moves listed, the chart, and the JSON the page's script steps through (boards included)."""
-    from ...solver.review import move_accuracy, worst
+    from ..solver.review import move_accuracy, worst
 
     moves = result["moves"]
     undone = _undone(record.log)
@@ -210,8 +126,8 @@ def _undone(log: str) -> set[int]:
 
 def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]:
     """The flat board before each of the ``shown`` moves, replaying once."""
-    from ...game import Game
-    from ...rules import DIRECTION_OF_LETTER
+    from ..game import Game
+    from ..rules import DIRECTION_OF_LETTER
 
     wanted = {m["n"] for m in shown}
     start = record.start
@@ -232,7 +148,7 @@ def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]
 
 def _chart(t: dict[str, str], accuracies: list[float], moves: list[dict[str, Any]]) -> Markup | None:
     """Smoothed accuracy along the game and its mistakes and blunders, at most ``CHART_POINTS`` points."""
-    from ...site.charts import line_chart
+    from .charts import line_chart
 
     count = len(moves)
     if not count:
