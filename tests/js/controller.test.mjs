@@ -49,15 +49,18 @@ function fakeServer({ up = true } = {}) {
     },
     answer(id, message) {
       const game = server.games.get(id);
-      const position = () => ({ op: message.op, at: game.log.length, board: game.board, score: game.score, over: game.over,
-        won: game.won, undos_left: game.undosLeft, ranked: game.ranked });
+      const position = (tile = null) => ({ op: message.op, at: game.log.length, board: game.board, score: game.score,
+        over: game.over, won: game.won, undos_left: game.undosLeft, ranked: game.ranked, tile });
       if (message.op === 'state') return { ...position(), log: game.log };
-      if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position();
+      if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position(game.lastTile);
       if (message.at !== game.log.length) return { op: 'moves', status: 409, error: 'fork' };
       for (const letter of message.moves) {
-        if (!(letter === 'Z' ? game.undo() : game.move(letter))) return { op: 'moves', status: 422, error: 'illegal' };
+        const moved = letter === 'Z' ? game.undo() : game.move(letter);
+        if (!moved) return { op: 'moves', status: 422, error: 'illegal' };
+        // as the server answers: where the last letter's tile landed, none after an undo
+        game.lastTile = letter === 'Z' ? null : { row: Math.floor(moved.spawn.cell / game.size), col: moved.spawn.cell % game.size, value: moved.spawn.tile };
       }
-      return position();
+      return position(game.lastTile);
     },
     link(id) {
       return {
@@ -162,6 +165,8 @@ test('each tile comes from the server: the slide is drawn at once, the tile when
   const appear = calls.find((c) => c[0] === 'appear');
   const dealt = server.games.get('g1');
   assert.equal(dealt.cells[appear[1]], appear[2]);
+  // where the answer says the tile landed: the page does not work it out from the boards
+  assert.deepEqual([appear[1], appear[2]], [dealt.lastTile.row * 4 + dealt.lastTile.col, dealt.lastTile.value]);
   assert.deepEqual(controller.game.board, dealt.board);
 });
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import json
 from datetime import date, timedelta
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..game import Game
-from ..record import replay
+from ..record import positions, replay
 from ..rules import SIZES
 from ..server.errors import ClientError
 from ..server.http import conditional
@@ -58,22 +56,6 @@ def leaderboard_page(
     )
 
 
-def frames(size: int, seed: int, log: str, start: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The board and score before the first move and after each letter of the log."""
-    if start is None:
-        game = Game(size, seed)
-    else:  # a practice game from a position
-        game = Game.from_board(start["board"], score=start["score"], seed=seed)
-    out = [{"b": [v for row in game.board for v in row], "s": game.score}]
-    for letter in log:
-        if letter == "Z":
-            game.undo()
-        else:
-            game.move(letter)
-        out.append({"b": [v for row in game.board for v in row], "s": game.score})
-    return out
-
-
 @router.get("/games/{game_id}", response_class=HTMLResponse)
 def game_page(request: Request, game_id: str) -> HTMLResponse:
     """A finished game: who, what score, the record, and a step-by-step replay.
@@ -104,18 +86,17 @@ def record_frames(record: games.Record) -> str:
     inside the viewer's ``cpu_budget.spend`` (the game page and the review page do)."""
     shown = _frames_cache.get(record.id)
     if shown is None:
-        shown = _replay_frames(record.size, record.seed, record.log, record.start)
+        shown = _replay_frames(record)
         _frames_cache.put(record.id, shown, len(shown))
     return shown  # type: ignore[return-value]
 
 
-def _replay_frames(size: int, seed: int, log: str, start: dict[str, Any] | None = None) -> str:
-    """The page's frames as JSON: every position for a short game, the final one for a long one.
-    ``start`` is the position a practice game began from (None for an opening)."""
-    if len(log) <= MAX_FRAMES:
-        shown = frames(size, seed, log, start)
+def _replay_frames(record: games.Record) -> str:
+    """The page's frames as JSON, ``[{"b": flat board, "s": score}, ...]``: the opening and every
+    letter's position for a short game, the final position alone for a long one."""
+    if len(record.log) <= MAX_FRAMES:
+        walk = (game for _, game in positions(record.size, record.seed, record.log, **record.begins))
     else:
-        g = replay(size, seed, log, start=start["board"] if start else None,
-                   start_score=start["score"] if start else 0)
-        shown = [{"b": [v for row in g.board for v in row], "s": g.score}]
+        walk = iter([replay(record.size, record.seed, record.log, **record.begins)])  # type: ignore[arg-type]
+    shown = [{"b": [v for row in game.board for v in row], "s": game.score} for game in walk]
     return json.dumps(shown, separators=(",", ":"))

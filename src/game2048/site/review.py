@@ -14,7 +14,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
-from ..rules import UNDO_LETTER
+from ..record import positions
+from ..record import undone as undone_moves
 from ..server.errors import ClientError
 from ..server.http import conditional
 from ..server.http.cache import BoundedLRU
@@ -83,7 +84,7 @@ def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[st
     from ..solver.review import move_accuracy, worst
 
     moves = result["moves"]
-    undone = _undone(record.log)
+    undone = undone_moves(record.log)
     stepper = len(record.log) <= MAX_FRAMES
     listed = moves if stepper else sorted(worst(moves, WORST_SHOWN), key=lambda m: m["n"])
     shown = [{**m, "undone": m["n"] in undone} for m in listed]
@@ -108,42 +109,11 @@ def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[st
     }
 
 
-def _undone(log: str) -> set[int]:
-    """The 1-based positions of the moves in ``log`` that a later undo took back.
-
-    >>> sorted(_undone("LRZZUD"))
-    [1, 2]
-    """
-    stack: list[int] = []
-    taken: set[int] = set()
-    for i, letter in enumerate(log, start=1):
-        if letter == UNDO_LETTER:
-            taken.add(stack.pop())
-        else:
-            stack.append(i)
-    return taken
-
-
 def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]:
     """The flat board before each of the ``shown`` moves, replaying once."""
-    from ..game import Game
-    from ..rules import DIRECTION_OF_LETTER
-
     wanted = {m["n"] for m in shown}
-    start = record.start
-    if start is None:
-        game = Game(record.size, record.seed)
-    else:
-        game = Game.from_board(start["board"], seed=record.seed)  # type: ignore[arg-type]
-    out: dict[int, list[int]] = {}
-    for i, letter in enumerate(record.log, start=1):
-        if i in wanted:
-            out[i] = [v for row in game.board for v in row]
-        if letter in DIRECTION_OF_LETTER:
-            game.move(DIRECTION_OF_LETTER[letter])
-        else:
-            game.undo()
-    return out
+    walk = positions(record.size, record.seed, record.log, **record.begins)
+    return {n + 1: [v for row in game.board for v in row] for n, game in walk if n + 1 in wanted}
 
 
 def _chart(t: dict[str, str], accuracies: list[float], moves: list[dict[str, Any]]) -> Markup | None:

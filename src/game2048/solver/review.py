@@ -20,8 +20,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal
 
-from ..game import Game
-from ..record import RecordError, replay
+from ..record import RecordError, positions, refusal, replay
 from ..rules import DIRECTION_OF_LETTER, UNDO_LETTER, exponent
 from .search import PRESETS, analyse, heuristic_for
 
@@ -124,24 +123,23 @@ def grade_moves(
     """
     _check_preset(preset)
     stop = len(log) if stop is None else stop
-    game = Game(size, seed) if start_board is None else Game.from_board(start_board, seed=seed)
-    for i, letter in enumerate(log[:stop]):
-        if letter == UNDO_LETTER:
-            game.undo()
+    for i, game in positions(size, seed, log[:stop], start=start_board):
+        if i >= stop:
+            break
+        letter = log[i]  # the letter played from this position
+        if letter == UNDO_LETTER or i < start:
             continue
         played = DIRECTION_OF_LETTER[letter]
-        if i >= start:
-            board = game.board
-            best, values = analyse(board, preset=preset)
-            if best is None or played not in values:
-                raise RecordError(i, f"move {letter!r} does not change the board")
-            gap = values[best] - values[played]
-            if gap <= 0:
-                best, gap = played, 0.0  # a tie: the played move is as good as any
-            loss = _round(gap / board_weight(board))
-            yield {"n": i + 1, "played": played, "best": best, "loss": loss,
-                   "class": grade(loss, same=best == played)}
-        game.move(played)
+        board = game.board
+        best, values = analyse(board, preset=preset)
+        if best is None or played not in values:
+            raise RecordError(i, refusal(game, letter))
+        gap = values[best] - values[played]
+        if gap <= 0:
+            best, gap = played, 0.0  # a tie: the played move is as good as any
+        loss = _round(gap / board_weight(board))
+        yield {"n": i + 1, "played": played, "best": best, "loss": loss,
+               "class": grade(loss, same=best == played)}
 
 
 def summarise(size: int, seed: int, preset: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:

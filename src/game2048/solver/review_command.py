@@ -65,19 +65,9 @@ def summary_lines(result: dict[str, Any], boards: dict[int, list[list[int]]]) ->
 def boards_before(size: int, seed: int, log: str, wanted: set[int],
                   start: list[list[int]] | None = None) -> dict[int, list[list[int]]]:
     """The board before the letters at 1-based positions ``wanted`` of ``log`` (played from ``start``)."""
-    from ..game import Game
-    from ..rules import DIRECTION_OF_LETTER
+    from ..record import positions
 
-    game = Game(size, seed) if start is None else Game.from_board(start, seed=seed)
-    out: dict[int, list[list[int]]] = {}
-    for i, letter in enumerate(log, start=1):
-        if i in wanted:
-            out[i] = game.board
-        if letter in DIRECTION_OF_LETTER:
-            game.move(DIRECTION_OF_LETTER[letter])
-        else:
-            game.undo()
-    return out
+    return {n + 1: game.board for n, game in positions(size, seed, log, start=start) if n + 1 in wanted}
 
 
 def review(

@@ -34,6 +34,12 @@ Board = list[list[int]]
 Token = Field(max_length=128, description="The token from POST /api/games; it is never put in a URL.")
 
 
+class TileOut(BaseModel):
+    row: int = Field(description="0-based, from the top.")
+    col: int = Field(description="0-based, from the left.")
+    value: int = Field(description="2 or 4.")
+
+
 class PositionOut(BaseModel):
     at: int = Field(description="The length of the game's log (moves and undos) after this answer.")
     board: Board = Field(description="Rows of tile values, 0 for empty, the new tile included.")
@@ -42,11 +48,14 @@ class PositionOut(BaseModel):
     won: bool = Field(description="The target tile was reached at least once.")
     undos_left: int
     ranked: bool = Field(description="No undo was used (hint or autoplay, told at the finish, unrank too).")
+    tile: TileOut | None = Field(None, description=(
+        "Where the tile dealt by the last letter landed; null when that letter was an undo, or in a state."))
 
     @classmethod
     def of(cls, p: live.Position) -> PositionOut:
+        tile = None if p.tile is None else TileOut(row=p.tile[0], col=p.tile[1], value=p.tile[2])
         return cls(at=p.at, board=p.board, score=p.score, over=p.over, won=p.won, undos_left=p.undos_left,
-                   ranked=p.ranked)
+                   ranked=p.ranked, tile=tile)
 
 
 class NewGameOut(BaseModel):

@@ -28,7 +28,7 @@ from time import monotonic, thread_time
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...game import Game
-from ...record import replay
+from ...record import refusal, replay
 from ...rules import LETTERS, SIZES, UNDO_LETTER
 from ..config import MAX_LOG, MAX_MOVES
 from ..errors import ClientError
@@ -89,6 +89,8 @@ class Position:
     won: bool
     undos_left: int
     ranked: bool
+    #: Where the last letter's tile landed, ``(row, col, value)``; None after an undo or at the opening.
+    tile: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,9 @@ def deadline_for(mode: str, day: date | None) -> datetime | None:
     return datetime.combine(day + timedelta(days=1), time(0), UTC) + DAILY_GRACE
 
 
-def _position(at: int, game: Game) -> Position:
-    return Position(at, game.board, game.score, game.over, game.won, game.undos_left,
-                    game.undos_left == 3 and not game.helped)
+def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None) -> Position:
+    return Position(at, game.board, game.score, game.over, game.won, game.undos_left, game.ranked,
+                    tile or game.last_tile())
 
 
 def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str | None = None,
@@ -169,16 +171,9 @@ def _check_letters(moves: str) -> None:
 def _apply(game: Game, moves: str) -> None:
     """Play ``moves`` on ``game``, or ClientError (422) naming the first one the rules refuse
     (``game`` is then part-way and must be thrown away)."""
-    i = game._apply(moves)
-    if i == len(moves):
-        return
-    letter = moves[i]
-    if letter == UNDO_LETTER:
-        if game.undos_left == 0:
-            raise ClientError(422, f"move {i + 1} is a fourth undo (3 a game); nothing was applied")
-        raise ClientError(422, f"move {i + 1}: undo with no move to take back; nothing was applied")
-    why = "the game is over" if game.over else "it does not change the board"
-    raise ClientError(422, f"move {i + 1} ({letter!r}) is not allowed: {why}; nothing was applied")
+    i = game.play(moves)
+    if i != len(moves):
+        raise ClientError(422, f"letter {i + 1} of the moves: {refusal(game, moves[i])}; nothing was applied")
 
 
 def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
@@ -223,8 +218,9 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
         cpu = thread_time()
         game = _recent.take(live.id, live.at) or Game.resume(snapshot)
         _apply(game, new)
+        # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
         saved = Live(live.id, live.size, live.seed, live.mode, live.day, live.at + len(new), live.log + new,
-                     game.snapshot())
+                     {**game.snapshot(), "tile": game.last_tile()})
         if store.save(saved, live.at, now):
             _recent.put(saved.id, saved.at, game)
             metrics.count_moves(len(new), thread_time() - cpu)
@@ -234,7 +230,8 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
 
 def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:
     if at == live.at:
-        return _position(at, Game.resume(live.snapshot))  # type: ignore[arg-type]
+        tile = live.snapshot.get("tile")  # type: ignore[union-attr]
+        return _position(at, Game.resume(live.snapshot), tuple(tile) if tile else None)  # type: ignore[arg-type]
     with charge() if charge is not None else nullcontext():
         return _position(at, replay(live.size, live.seed, live.log[:at]))
 
@@ -287,7 +284,7 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
             game = replay(live.size, live.seed, live.log)
         else:
             since = live.log[len(game.log):]
-            if game._apply(since) != len(since):
+            if game.play(since) != len(since):
                 raise RuntimeError(f"game {live.id}: its log does not replay")
         if (game.board, game.score) != (snapshot["board"], snapshot["score"]):
             raise RuntimeError(f"game {live.id}: the replay of its log is not its position")

@@ -75,6 +75,13 @@ class Record:
     #: The position a practice game began from, ``{"board": rows, "score": n}``; None for an opening.
     start: dict[str, object] | None = None
 
+    @property
+    def begins(self) -> dict[str, object]:
+        """The keywords ``replay`` and ``positions`` take for where this game began (none for an opening)."""
+        if self.start is None:
+            return {}
+        return {"start": self.start["board"], "start_score": self.start["score"]}
+
 
 def utc_today() -> date:
     return datetime.now(UTC).date()
