@@ -22,6 +22,7 @@ from .config import MAX_LOG, MAX_MOVES
 from .cpubudget import Verifier, client_address
 from .errors import ErrorOut, responses
 from .games import ClientError, Mode, RecordMode
+from .names import NAME_MAX
 
 router = APIRouter(prefix="/api")
 
@@ -39,6 +40,8 @@ class NewGameIn(_Strict):
 
 
 Board = list[list[int]]
+NAME_HELP = (f"Nickname, 1 to {NAME_MAX} characters after cleaning (see `game2048.server.names`); "
+             "a refused name answers 422 with a `code` that starts with `name_`.")
 Token = Field(max_length=128, description="The token from POST /api/games; it is never put in a URL.")
 
 
@@ -88,7 +91,7 @@ class StateOut(PositionOut):
 
 class FinishIn(_Strict):
     token: str = Token
-    name: str = Field(max_length=200, description="Nickname, 1 to 24 characters, no control characters.")
+    name: str = Field(max_length=200, description=NAME_HELP)
     log: str | None = Field(None, max_length=MAX_LOG, description=(
         "Optional: the log as the client has it. It must be the server's log (409 otherwise), "
         f"or go on from it by at most {MAX_MOVES} letters, which are played first."))
@@ -120,7 +123,7 @@ class RecordIn(_Strict):
     seed: int = Field(ge=0, lt=MAX_SEED_EXCLUSIVE)
     log: str = Field(max_length=MAX_LOG, description="Moves U D L R and undos Z, in order.")
     score: int = Field(ge=0, lt=MAX_SEED_EXCLUSIVE, description="The score the player saw.")
-    name: str = Field(max_length=200, description="Nickname, 1 to 24 characters, no control characters.")
+    name: str = Field(max_length=200, description=NAME_HELP)
     start: StartIn | None = Field(None, description="For a game begun from a position (the browser's load).")
 
 

@@ -1,4 +1,5 @@
-"""One error story: every refusal leaves as ``{"error": "..."}`` with a 4xx status.
+"""One error story: every refusal leaves as ``{"error": "..."}`` with a 4xx status, and a
+stable ``code`` beside it where a client acts on the reason (``name_invisible``).
 
 The statuses, and what each means, are listed once here (``STATUSES``): the
 OpenAPI description, the route docs (``responses(...)``) and the handlers all
@@ -52,6 +53,8 @@ OTHER_STATUSES: dict[int, str] = {
 
 class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, in words a person can act on.")
+    code: str | None = Field(default=None, description="A stable word for the reason, where a client "
+                             "acts on it: a refused name's codes start with `name_`.")
 
 
 def responses(*codes: int,
@@ -101,7 +104,8 @@ def install(app: FastAPI, client_error: type[Exception]) -> None:
 
     @app.exception_handler(client_error)
     async def refused(_request: Request, exc: Any) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+        body = {"error": exc.message} | ({"code": exc.code} if getattr(exc, "code", None) else {})
+        return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -35,13 +35,16 @@ def could_be_game_id(game_id: str) -> bool:
 
 
 class ClientError(Exception):
-    """A request the server refuses; ``status`` is the HTTP status to answer with."""
+    """A request the server refuses; ``status`` is the HTTP status to answer with, ``code``
+    a stable word for what was refused (``name_invisible``), where a client acts on it."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
+                 code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -90,15 +93,16 @@ def utc_today() -> date:
 
 
 def check_name(name: str) -> str:
-    """The nickname as it will be stored and shown (see ``names.clean_name``), or ClientError.
+    """The nickname as it will be stored and shown (see ``names.clean_name``), or ClientError
+    with the refusal's code (``name_invisible``...).
 
-    >>> check_name("  Ada\u200b ")
-    'Ada'
+    >>> check_name("  Ada   Lovelace ")
+    'Ada Lovelace'
     """
     try:
         return clean_name(name)
     except BadName as exc:
-        raise ClientError(422, str(exc)) from None
+        raise ClientError(422, str(exc), code=exc.code) from None
 
 
 def is_public(mode: str, day: date | None, finished: bool, today: date | None = None) -> bool:
