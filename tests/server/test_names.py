@@ -96,7 +96,8 @@ def test_no_character_the_rule_keeps_becomes_a_refused_one_under_nfkc():
     for cp in range(0x110000):
         ch = chr(cp)
         if char_class(ch) not in REFUSED_CLASSES:
-            assert all(char_class(c) not in REFUSED_CLASSES for c in unicodedata.normalize("NFKC", ch)), hex(cp)
+            normal = unicodedata.normalize("NFKC", ch)
+            assert all(char_class(c) not in REFUSED_CLASSES for c in normal), hex(cp)
 
 
 # -- the page's table ---------------------------------------------------------
@@ -139,7 +140,9 @@ def test_names_that_look_alike_have_one_skeleton(one, other):
     assert skeleton(one) == skeleton(other)
 
 
-@pytest.mark.parametrize(("one", "other"), [("admin", "admim"), ("Ada", "Eve"), ("\u0418\u0433\u0440\u043e\u043a", "Igrok")])
+@pytest.mark.parametrize(("one", "other"), [
+    ("admin", "admim"), ("Ada", "Eve"), ("\u0418\u0433\u0440\u043e\u043a", "Igrok"),
+])
 def test_names_that_look_different_have_different_skeletons(one, other):
     assert skeleton(one) != skeleton(other)
 
@@ -159,7 +162,8 @@ def test_the_confusables_table_is_unicodes():
 @pytest.mark.parametrize(("typed", "code"), [
     ("\u200b\u200b\u200b", "name_invisible"), ("\u3164", "name_invisible"), ("\u2800", "name_invisible"),
     ("Mac\uf8ff", "name_private_use"), ("a\u202eb", "name_bidi"), ("admin\ufe0f", "name_invisible"),
-    ("Ada \u2713", "name_ranked_mark"), ("x" * (NAME_MAX + 1), "name_too_long"), ("\u0301", "name_no_visible"),
+    ("Ada \u2713", "name_ranked_mark"), ("x" * (NAME_MAX + 1), "name_too_long"),
+    ("\u0301", "name_no_visible"),
 ])
 def test_a_refused_name_is_422_with_its_code_and_the_game_stays_open(api, typed, code):
     issued = api.start()
@@ -177,7 +181,9 @@ def test_a_refused_name_on_a_practice_record_keeps_nothing(api, typed):
     assert api.record(game, name="Ada").status_code == 201  # the record itself was never refused
 
 
-@pytest.mark.parametrize(("typed", "stored"), [("\uff2c\uff45\uff47\uff49\uff54", "Legit"), ("  Ada   L ", "Ada L")])
+@pytest.mark.parametrize(("typed", "stored"), [
+    ("\uff2c\uff45\uff47\uff49\uff54", "Legit"), ("  Ada   L ", "Ada L"),
+])
 def test_a_name_is_stored_in_its_clean_form(api, typed, stored):
     issued = api.start()
     assert api.finish(issued, name=typed).status_code == 200

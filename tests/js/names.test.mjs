@@ -1,0 +1,49 @@
+// The page cleans a name exactly as the server does: the cases are the shared
+// vectors (tests/vectors/names.json), which tests/server/test_names.py reads too.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { test } from 'node:test';
+
+import { NAME_MAX, charClass, cleanName, isNameRefusal } from '../../src/game2048/web/static/js/names.js';
+import { RUNS, UNICODE_VERSION } from '../../src/game2048/web/static/js/name_table.js';
+
+const VECTORS = JSON.parse(fs.readFileSync(new URL('../vectors/names.json', import.meta.url), 'utf8'));
+
+test('every shared name case is stored or refused as the server does', () => {
+  for (const { typed, why, ...want } of VECTORS.cases) {
+    assert.deepEqual(cleanName(typed), want.stored !== undefined ? { name: want.stored } : { code: want.refused,
+      ...(want.char ? { char: want.char } : {}), ...(want.length ? { length: want.length } : {}) }, why);
+  }
+});
+
+test('the page takes the length limit from the server, and the vectors agree', () => {
+  assert.equal(NAME_MAX, VECTORS.name_max);
+});
+
+test('the limit counts code points, not UTF-16 units', () => {
+  const fox = '\u{1F98A}';
+  assert.equal(fox.repeat(NAME_MAX).length, 2 * NAME_MAX);
+  assert.deepEqual(cleanName(fox.repeat(NAME_MAX)), { name: fox.repeat(NAME_MAX) });
+  assert.deepEqual(cleanName(fox.repeat(NAME_MAX + 1)), { code: 'name_too_long', length: NAME_MAX + 1 });
+});
+
+test('the table covers every code point once, in the server\'s Unicode', () => {
+  let total = 0;
+  for (const [, length] of RUNS.matchAll(/([0-9a-z]+)([A-Z])/g)) total += parseInt(length, 36);
+  assert.equal(total, 0x110000);
+  assert.match(UNICODE_VERSION, /^\d+\.\d+\.\d+$/);
+  assert.equal(charClass(0), 'control');
+  assert.equal(charClass(0x41), 'visible');
+  assert.equal(charClass(0x10ffff), 'unassigned');
+});
+
+test('a character this browser knows but the server does not is refused, not normalised', () => {
+  // U+1FAE8 SHAKING FACE came with Unicode 15.0: this engine may know it, the table does not
+  assert.deepEqual(cleanName('\u{1FAE8}'), { code: 'name_unassigned', char: 'U+1FAE8' });
+});
+
+test('a refusal of the name is told apart from a refusal of the game', () => {
+  for (const code of VECTORS.codes) assert.ok(isNameRefusal(code), code);
+  assert.ok(isNameRefusal('name_held'));
+  for (const code of [undefined, null, 'daily_tries_used', 'invisible']) assert.ok(!isNameRefusal(code), String(code));
+});
