@@ -69,8 +69,3 @@ export function cleanName(typed) {
   if (![...name].some((ch) => charClass(ch.codePointAt(0)) === 'visible')) return { code: 'name_no_visible' };
   return { name };
 }
-
-/** Whether an error's code refuses the name, not the game: every such code starts with `name_`. */
-export function isNameRefusal(code) {
-  return typeof code === 'string' && code.startsWith('name_');
-}
