@@ -110,7 +110,8 @@ RANKED_MARKS = frozenset(
 
 _MESSAGES = {
     "name_control": "name must not contain control characters or line breaks (found {char})",
-    "name_bidi": "name must not contain characters that reorder text (found {char})",
+    "name_bidi": "name must not contain bidirectional control characters, which reorder text "
+                 "(found {char})",
     "name_private_use": "name must not contain private-use characters (found {char})",
     "name_unassigned": "name must not contain unassigned code points (found {char})",
     "name_invisible": "name must not contain invisible characters such as joiners or variation "
