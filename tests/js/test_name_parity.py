@@ -52,12 +52,7 @@ def python_result(name: str) -> dict[str, object]:
     try:
         return {"name": clean_name(name)}
     except BadName as exc:
-        got: dict[str, object] = {"code": exc.code}
-        if exc.char is not None:
-            got["char"] = exc.char
-        if exc.length is not None:
-            got["length"] = exc.length
-        return got
+        return dict(exc.fields)
 
 
 def pools() -> dict[str, list[str]]:

@@ -34,12 +34,8 @@ def outcome(typed: str) -> dict[str, object]:
     try:
         return {"stored": clean_name(typed)}
     except BadName as exc:
-        got: dict[str, object] = {"refused": exc.code}
-        if exc.char is not None:
-            got["char"] = exc.char
-        if exc.length is not None:
-            got["length"] = exc.length
-        return got
+        fields: dict[str, object] = dict(exc.fields)
+        return {"refused": fields.pop("code"), **fields}
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c["why"])

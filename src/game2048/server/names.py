@@ -133,6 +133,20 @@ class BadName(ValueError):
         self.length = length
         super().__init__(_MESSAGES[code].format(char=char, max=NAME_MAX, length=length))
 
+    @property
+    def fields(self) -> dict[str, str | int]:
+        """``code``, and ``char`` or ``length`` where they apply: what an answer can carry.
+
+        >>> BadName("name_too_long", length=30).fields
+        {'code': 'name_too_long', 'length': 30}
+        """
+        out: dict[str, str | int] = {"code": self.code}
+        if self.char is not None:
+            out["char"] = self.char
+        if self.length is not None:
+            out["length"] = self.length
+        return out
+
 
 def _is_default_ignorable(cp: int) -> bool:
     return any(lo <= cp <= hi for lo, hi in DEFAULT_IGNORABLE)
