@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { NAME_MAX, charClass, cleanName } from '../../src/game2048/web/static/js/names.js';
 import { RUNS, UNICODE_VERSION } from '../../src/game2048/web/static/js/name_table.js';
+import { LANGUAGES } from '../../src/game2048/web/static/js/i18n.js';
+import { pack } from './packs.mjs';
 
 const VECTORS = JSON.parse(fs.readFileSync(new URL('../vectors/names.json', import.meta.url), 'utf8'));
 
@@ -41,6 +43,27 @@ test('the table covers every code point once, in the server\'s Unicode', () => {
 test('a character this browser knows but the server does not is refused, not normalised', () => {
   // U+1FAE8 SHAKING FACE came with Unicode 15.0: this engine may know it, the table does not
   assert.deepEqual(cleanName('\u{1FAE8}'), { code: 'name_unassigned', char: 'U+1FAE8' });
+});
+
+test('the anonymous name of every language is one the server takes', () => {
+  for (const lang of LANGUAGES) {
+    const { anonymous } = pack(lang).strings;
+    assert.deepEqual(cleanName(anonymous), { name: anonymous }, lang);
+  }
+});
+
+test('every refusal of a name is told in every language, with its character or numbers', () => {
+  for (const lang of LANGUAGES) {
+    const { strings } = pack(lang);
+    for (const code of VECTORS.codes) {
+      const key = code.replace(/_([a-z])/g, (_, c) => c.toUpperCase());
+      assert.equal(typeof strings[key], 'string', `${lang} ${key}`);
+      const refusal = VECTORS.cases.find((c) => c.refused === code);
+      if (refusal.char) assert.ok(strings[key].includes('{char}'), `${lang} ${key}`);
+      if (refusal.length) assert.ok(strings[key].includes('{max}') && strings[key].includes('{length}'), `${lang} ${key}`);
+    }
+    assert.equal(typeof strings.nameRefused, 'string');
+  }
 });
 
 test('a refusal of the name is told apart from a refusal of the game', () => {
