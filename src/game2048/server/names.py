@@ -231,7 +231,9 @@ def skeleton(text: str) -> str:
     """TR39's skeleton of ``text``: NFD, default-ignorable code points removed, every
     character replaced by its prototype from Unicode's confusables data, NFD again. Two
     strings that look alike have equal skeletons; a skeleton is for comparing, never shown.
-    It is case-sensitive, as TR39 defines it (``skeleton("A") != skeleton("a")``).
+    It is case-sensitive, as TR39 defines it (``skeleton("A") != skeleton("a")``). To hold
+    names, compare ``skeleton(clean_name(new))`` with the skeletons of the names held.
+    The data is confusables.txt 13.0.0: characters newer than that map to themselves.
 
     >>> skeleton("\\u0430dmin") == skeleton("admin") == skeleton("admin\\ufe0f")
     True
