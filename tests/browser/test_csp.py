@@ -49,7 +49,7 @@ def _dealt_game(base_url: str, name: str, moves: int = 6) -> str:
 
 @pytest.fixture(scope="module")
 def finished_game(base_url: str) -> str:
-    return _dealt_game(base_url, "<b>csp</b>\u200b")
+    return _dealt_game(base_url, "<b>csp</b>")
 
 
 @pytest.fixture

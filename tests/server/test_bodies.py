@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from game2048.server.config import MAX_BODY, MAX_LOG
+from game2048.limits import MAX_LOG
+from game2048.server.config import MAX_BODY
 from game2048.server.http.bodies import MAX_DIGITS
 from game2048.server.http.bodylimit import BodyLimit
 

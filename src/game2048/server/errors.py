@@ -1,4 +1,5 @@
-"""One error story: every refusal leaves as ``{"error": "..."}`` with a 4xx status.
+"""One error story: every refusal leaves as ``{"error": "..."}`` with a 4xx status, and a
+stable ``code`` beside it where a client acts on the reason (``name_invisible``).
 
 The statuses, and what each means, are listed once here (``STATUSES``): the
 OpenAPI description, the route docs (``responses(...)``) and the handlers all
@@ -24,13 +25,16 @@ log = logging.getLogger(__name__)
 
 
 class ClientError(Exception):
-    """A request the server refuses; ``status`` is the HTTP status to answer with."""
+    """A request the server refuses; ``status`` is the HTTP status to answer with, ``code``
+    a stable word for what was refused (``name_invisible``), where a client acts on it."""
 
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
+                 code: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers
+        self.code = code
 
 #: Every status the API answers a client's mistake with, and what it means.
 STATUSES: dict[int, str] = {
@@ -62,6 +66,8 @@ OTHER_STATUSES: dict[int, str] = {
 
 class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, in words a person can act on.")
+    code: str | None = Field(default=None, description="A stable word for the reason, where a client "
+                             "acts on it: a refused name's codes start with `name_`.")
 
 
 def responses(*codes: int,
@@ -111,7 +117,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ClientError)
     async def refused(_request: Request, exc: ClientError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+        body = {"error": exc.message} | ({"code": exc.code} if exc.code else {})
+        return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -24,6 +24,7 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
+from ..limits import NAME_MAX
 from ..rules import DEFAULT_SIZE, SIZES, TARGETS
 from ..server.http.headers import policy
 from ..web.assets import STATIC_DIR, page_script, page_styles, service_worker
@@ -86,7 +87,7 @@ def play_page(request: Request) -> HTMLResponse:
         s=lambda key, **values: text(lang, key, **values),
         pack_json=json.dumps(game_pack, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
         styles=Markup(page_styles()), script=Markup(script), size=size, sizes=SIZES, target=TARGETS[size],
-        description=game_pack["strings"]["description"],
+        description=game_pack["strings"]["description"], name_max=NAME_MAX,
     )
     response.headers["Cache-Control"] = "no-cache"
     # the page's own script may run, and no other inline one

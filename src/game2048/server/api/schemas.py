@@ -11,13 +11,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ...limits import MAX_LOG, MAX_MOVES, MAX_SEED, MAX_SIZE, MIN_SIZE, NAME_MAX
 from ...rules import Direction
 from ...solver.review import Class
-from ..config import MAX_LOG, MAX_MOVES
 from ..live import mover as live
 from ..records.records import Mode, RecordMode
-
-MAX_SEED_EXCLUSIVE = 2**53
 
 
 class _Strict(BaseModel):
@@ -26,11 +24,13 @@ class _Strict(BaseModel):
 
 
 class NewGameIn(_Strict):
-    size: int = Field(4, ge=3, le=6, description="Board size: 3, 4, 5 or 6.")
+    size: int = Field(4, ge=MIN_SIZE, le=MAX_SIZE, description="Board size: 3, 4, 5 or 6.")
     mode: Mode = Field("classic", description="classic: a fresh random seed; daily: the day's shared seed.")
 
 
 Board = list[list[int]]
+NAME_HELP = (f"Nickname, 1 to {NAME_MAX} characters after cleaning (see `game2048.server.records.names`); "
+             "a refused name answers 422 with a `code` that starts with `name_`.")
 Token = Field(max_length=128, description="The token from POST /api/games; it is never put in a URL.")
 
 
@@ -89,7 +89,7 @@ class StateOut(PositionOut):
 
 class FinishIn(_Strict):
     token: str = Token
-    name: str = Field(max_length=200, description="Nickname, 1 to 24 characters, no control characters.")
+    name: str = Field(max_length=200, description=NAME_HELP)
     log: str | None = Field(None, max_length=MAX_LOG, description=(
         "Optional: the log as the client has it. It must be the server's log (409 otherwise), "
         f"or go on from it by at most {MAX_MOVES} letters, which are played first."))
@@ -108,7 +108,7 @@ class FinishOut(BaseModel):
 
 class StartIn(_Strict):
     board: Board = Field(max_length=6, description="The position the game began from.")
-    score: int = Field(0, ge=0, lt=MAX_SEED_EXCLUSIVE, description="Its score at the start.")
+    score: int = Field(0, ge=0, lt=MAX_SEED, description="Its score at the start.")
 
 
 class StartOut(BaseModel):
@@ -117,11 +117,11 @@ class StartOut(BaseModel):
 
 
 class RecordIn(_Strict):
-    size: int = Field(ge=3, le=6)
-    seed: int = Field(ge=0, lt=MAX_SEED_EXCLUSIVE)
+    size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
+    seed: int = Field(ge=0, lt=MAX_SEED)
     log: str = Field(max_length=MAX_LOG, description="Moves U D L R and undos Z, in order.")
-    score: int = Field(ge=0, lt=MAX_SEED_EXCLUSIVE, description="The score the player saw.")
-    name: str = Field(max_length=200, description="Nickname, 1 to 24 characters, no control characters.")
+    score: int = Field(ge=0, lt=MAX_SEED, description="The score the player saw.")
+    name: str = Field(max_length=200, description=NAME_HELP)
     start: StartIn | None = Field(None, description="For a game begun from a position (the browser's load).")
 
 
@@ -167,7 +167,7 @@ class RecordOut(BaseModel):
 
 
 class HintIn(_Strict):
-    size: int = Field(ge=3, le=6)
+    size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
     board: list[list[int]] = Field(max_length=6, description="Rows of tile values, 0 for empty.")
 
 

@@ -28,9 +28,9 @@ from time import monotonic, thread_time
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...game import Game
+from ...limits import MAX_LOG, MAX_MOVES
 from ...record import refusal, replay
 from ...rules import LETTERS, SIZES, UNDO_LETTER
-from ..config import MAX_LOG, MAX_MOVES
 from ..errors import ClientError
 from ..ops import metrics
 from ..records.records import MODES, Finished, Mode, check_name, could_be_game_id, finish_answer

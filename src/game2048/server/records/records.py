@@ -9,7 +9,6 @@ written. Games in play are ``live``'s; practice records are ``practice``'s.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Literal
@@ -17,6 +16,7 @@ from typing import Literal
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
+from ...limits import GAME_ID
 from ..errors import ClientError
 from ..storage.models import GameRow
 from .names import BadName, clean_name
@@ -27,12 +27,9 @@ MODES: tuple[Mode, ...] = ("classic", "daily")
 RecordMode = Literal["classic", "daily", "practice"]
 
 
-#: What ``seeds.new_game_id`` makes; anything else cannot be a game (and never reaches the database).
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-
 def could_be_game_id(game_id: str) -> bool:
-    return _GAME_ID.fullmatch(game_id) is not None
+    """Whether ``game_id`` is of the shape the server issues: anything else never reaches the database."""
+    return GAME_ID.fullmatch(game_id) is not None
 
 
 @dataclass(frozen=True)
@@ -88,15 +85,16 @@ def utc_today() -> date:
 
 
 def check_name(name: str) -> str:
-    """The nickname as it will be stored and shown (see ``names.clean_name``), or ClientError.
+    """The nickname as it will be stored and shown (see ``names.clean_name``), or ClientError
+    with the refusal's code (``name_invisible``...).
 
-    >>> check_name("  Ada\u200b ")
-    'Ada'
+    >>> check_name("  Ada   Lovelace ")
+    'Ada Lovelace'
     """
     try:
         return clean_name(name)
     except BadName as exc:
-        raise ClientError(422, str(exc)) from None
+        raise ClientError(422, str(exc), code=exc.code) from None
 
 
 def is_public(mode: str, day: date | None, finished: bool, today: date | None = None) -> bool:

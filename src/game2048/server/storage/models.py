@@ -7,6 +7,8 @@ from datetime import date, datetime
 from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from ...limits import NAME_MAX
+
 
 class Base(DeclarativeBase):
     pass
@@ -32,7 +34,7 @@ class GameRow(Base):
     seed: Mapped[int] = mapped_column(BigInteger)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
-    name: Mapped[str | None] = mapped_column(String(24), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(NAME_MAX), nullable=True)
     log: Mapped[str | None] = mapped_column(Text, nullable=True)
     score: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
     max_tile: Mapped[int | None] = mapped_column(BigInteger, nullable=True)

@@ -8,6 +8,8 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from ....limits import MAX_SIZE, MIN_SIZE
+from ....rules import DEFAULT_SIZE
 from ...errors import responses
 from ...records import records as games
 from ...records.records import Mode
@@ -19,7 +21,7 @@ router = APIRouter(prefix="/api")
 @router.get("/leaderboard", response_model=LeaderboardOut, responses=responses(422))
 async def leaderboard(
     request: Request,
-    size: Annotated[int, Query(ge=3, le=6)] = 4,
+    size: Annotated[int, Query(ge=MIN_SIZE, le=MAX_SIZE)] = DEFAULT_SIZE,
     mode: Mode = "classic",
     day: Annotated[
         dt.date | None, Query(alias="date", description="UTC date of a daily board; default today.")
