@@ -45,7 +45,7 @@ def replay(
 
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
-# (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py,
+# (serve: server/command.py, solve: solver/command.py, simulate: site/command.py,
 # review: solver/review_command.py, play: terminal/command.py)
 
 from .server.command import serve  # noqa: E402

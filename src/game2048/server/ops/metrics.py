@@ -7,19 +7,15 @@ Every counter is made once per process at import. With several workers
 sums them, so any worker answers for all of them.
 
 Other modules count through the small functions here, e.g. when the server
-deals moves of a live game::
+has dealt moves of a live game::
 
-    from .probes import metrics
-    with metrics.dealing(moves=1):
-        ...apply the move...
+    from ..ops import metrics
+    metrics.count_moves(len(letters), thread_time() - started)
 """
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -68,16 +64,6 @@ def count_moves(moves: int, cpu_seconds: float) -> None:
     """Count ``moves`` moves dealt by the server, which took ``cpu_seconds`` of CPU time."""
     MOVES.inc(moves)
     MOVES_CPU.inc(cpu_seconds)
-
-
-@contextmanager
-def dealing(moves: int = 1) -> Iterator[None]:
-    """Count the block as ``moves`` moves dealt, with the CPU time of this thread it took."""
-    start = time.thread_time()
-    try:
-        yield
-    finally:
-        count_moves(moves, time.thread_time() - start)
 
 
 def exposition() -> tuple[bytes, str]:
