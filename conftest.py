@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-collect_ignore_glob = ["src/game2048/server/migrations/*", "tests/vectors/generate.py"]
+collect_ignore_glob = ["src/game2048/server/storage/migrations/*", "tests/vectors/generate.py"]
 
 
 @pytest.hookimpl(hookwrapper=True)
