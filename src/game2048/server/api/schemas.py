@@ -31,7 +31,9 @@ class NewGameIn(_Strict):
 Board = list[list[int]]
 NAME_HELP = (f"Nickname, 1 to {NAME_MAX} characters after cleaning (see `game2048.server.records.names`); "
              "a refused name answers 422 with a `code` that starts with `name_`.")
-Token = Field(max_length=128, description="The token from POST /api/games; it is never put in a URL.")
+#: Characters in a game token at most (the server's are 36).
+MAX_TOKEN = 128
+Token = Field(max_length=MAX_TOKEN, description="The token from POST /api/games; it is never put in a URL.")
 
 
 class TileOut(BaseModel):
@@ -49,7 +51,7 @@ class PositionOut(BaseModel):
     undos_left: int
     ranked: bool = Field(description="No undo was used (hint or autoplay, told at the finish, unrank too).")
     tile: TileOut | None = Field(None, description=(
-        "Where the tile dealt by the last letter landed; null when that letter was an undo, or in a state."))
+        "Where the tile dealt by the last letter landed; null when that letter was an undo."))
 
     @classmethod
     def of(cls, p: live.Position) -> PositionOut:

@@ -1,5 +1,5 @@
 """Prometheus metrics: requests by route template, latency, errors, rate-limit refusals,
-verifications and moves dealt with the CPU time they cost.
+verifications and moves dealt with the time they took.
 
 Every counter is made once per process at import. With several workers
 (``game2048 serve --workers N``) each worker writes its samples to files in
@@ -10,7 +10,7 @@ Other modules count through the small functions here, e.g. when the server
 has dealt moves of a live game::
 
     from ..ops import metrics
-    metrics.count_moves(len(letters), thread_time() - started)
+    metrics.count_moves(len(letters), perf_counter() - started)
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ VERIFICATIONS = Histogram("game2048_verification_cpu_seconds", "Verifications (r
                           ["kind", "outcome"], registry=REGISTRY,
                           buckets=(.001, .005, .01, .05, .1, .25, .5, 1, 2, 5))
 MOVES = Counter("game2048_moves_dealt", "Moves of live games applied by the server.", registry=REGISTRY)
-MOVES_CPU = Counter("game2048_moves_cpu_seconds", "CPU time spent applying moves of live games.",
-                    registry=REGISTRY)
+MOVES_TIME = Counter("game2048_moves_seconds", "Time spent applying and storing moves of live games.",
+                     registry=REGISTRY)
 
 
 def observe_request(method: str, route: str, status: int, seconds: float) -> None:
@@ -60,10 +60,10 @@ def observe_verification(kind: str, outcome: str, cpu_seconds: float) -> None:
     VERIFICATIONS.labels(kind, outcome).observe(cpu_seconds)
 
 
-def count_moves(moves: int, cpu_seconds: float) -> None:
-    """Count ``moves`` moves dealt by the server, which took ``cpu_seconds`` of CPU time."""
+def count_moves(moves: int, seconds: float) -> None:
+    """Count ``moves`` moves dealt by the server, which took ``seconds`` to apply and store."""
     MOVES.inc(moves)
-    MOVES_CPU.inc(cpu_seconds)
+    MOVES_TIME.inc(seconds)
 
 
 def exposition() -> tuple[bytes, str]:
