@@ -9,7 +9,6 @@ True
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
 from .engine import tables
@@ -76,7 +75,11 @@ class Game:
     )
 
     def __init__(self, size: int = DEFAULT_SIZE, seed: int | None = None) -> None:
-        self._setup(size, secrets.randbelow(MAX_SEED) if seed is None else seed)
+        if seed is None:
+            import secrets  # only here: it costs more to import than the rest of the rules
+
+            seed = secrets.randbelow(MAX_SEED)
+        self._setup(size, seed)
         for index in range(OPENING_TILES):
             self._spawn(index)
 

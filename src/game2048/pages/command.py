@@ -19,7 +19,9 @@ def simulate(
             help="Comma-separated, from: random, greedy, corner-greedy, corner-rush, corner, solver-fast."
         ),
     ] = "random,greedy,corner-greedy,corner-rush,corner,solver-fast",
-    first_seed: Annotated[int, typer.Option(help="Seed of the first game; game i has seed first+i.")] = 0,
+    first_seed: Annotated[
+        int, typer.Option(help="Seed of the first game; game i has seed first+i.", min=0)
+    ] = 0,
     jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 2,
     max_moves: Annotated[
         int, typer.Option(help="Stop a game after this many moves (0: play every game to its end).", min=0)
@@ -39,6 +41,7 @@ def simulate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..rules import SIZES
+    from ..spawn import MAX_SEED
     from . import simulate as sim
 
     try:
@@ -46,15 +49,16 @@ def simulate(
     except ValueError:
         size_list = []
     if not size_list or any(n not in SIZES for n in size_list):
-        typer.echo(f"error: --sizes takes board sizes from {SIZES}, got {sizes!r}", err=True)
-        raise typer.Exit(code=1)
+        raise typer.BadParameter(f"board sizes from {SIZES}, got {sizes!r}", param_hint="--sizes")
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     unknown = [s for s in names if s not in sim.STRATEGIES]
     if not names or unknown:
-        typer.echo(
-            f"error: unknown strategy {', '.join(unknown)!r}; known: {', '.join(sim.STRATEGIES)}", err=True
+        raise typer.BadParameter(
+            f"unknown strategy {', '.join(unknown)!r}; known: {', '.join(sim.STRATEGIES)}",
+            param_hint="--strategies",
         )
-        raise typer.Exit(code=1)
+    if first_seed + games > MAX_SEED:
+        raise typer.BadParameter("first seed + games must stay below 2^53", param_hint="--first-seed")
     path = Path(out) if out else sim.DATA_FILE
     try:
         data = sim.empty_data() if fresh else sim.load(path)

@@ -9,13 +9,15 @@ import typer
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help="Database URL (sqlite:///file or postgresql://...); default DATABASE_URL, "
                      "else an SQLite file in your data directory."),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (use PostgreSQL when more than 1).")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes (use PostgreSQL when more than 1).", min=1)
+    ] = 1,
     proxy_headers: Annotated[
         bool, typer.Option(help="Trust X-Forwarded-For from FORWARDED_ALLOW_IPS (behind a proxy).")
     ] = False,
@@ -23,8 +25,14 @@ def serve(
     """Serve the web game, the leaderboards and the JSON API (OpenAPI at /openapi.json)."""
     import os
 
-    import uvicorn
+    try:
+        import uvicorn
 
+        from .app import create_app
+    except ModuleNotFoundError as exc:
+        typer.echo(f"error: game2048 serve needs the server extra ({exc.name} is missing): "
+                   "pip install 'game2048[server]'", err=True)
+        raise typer.Exit(code=1) from None
     from .config import UVICORN_LIMITS, Settings
 
     settings = Settings.from_env(db)
@@ -54,8 +62,6 @@ def serve(
 
                 shutil.rmtree(metrics_dir, ignore_errors=True)
         return
-    from .app import create_app
-
     app = create_app(settings)
     typer.echo(f"game2048: serving on http://{host}:{port}/")
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",

@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ..record_file import fail, read_record_file
+from ..record_file import fail
+from ..record_file import read_record as read_record_file
 
 #: Games with more moves than this show a progress bar (on a terminal).
 PROGRESS_FROM = 200
@@ -18,17 +19,7 @@ def read_record(file: str) -> tuple[int, int, str, list[list[int]] | None]:
     bad one. ``start`` is the board a practice game began from (the record's ``start.board``, as
     ``GET /api/games/{id}`` serves it), None for an opening."""
     record = read_record_file(file)
-    size, seed, log = record["size"], record["seed"], record["log"]
-    if type(size) is not int or type(seed) is not int or not isinstance(log, str):
-        fail("size and seed must be integers and log a string")
-    start = record.get("start")
-    if start is None:
-        return size, seed, log, None
-    board = start.get("board") if isinstance(start, dict) else None
-    if not (isinstance(board, list) and all(isinstance(row, list) for row in board)
-            and all(type(v) is int for row in board for v in row)):
-        fail('start must be null or {"board": rows of tile values, 0 for empty, "score": integer}')
-    return size, seed, log, board
+    return record.size, record.seed, record.log, record.start
 
 
 def draw(board: list[list[int]]) -> list[str]:

@@ -33,14 +33,16 @@ def play(
 
     try:
         check_size(size)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--size") from None
+    try:
         if seed is not None:
             check_seed(seed)
     except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(code=1) from None
+        raise typer.BadParameter(str(exc), param_hint="--seed") from None
     if server is not None and seed is not None:
-        typer.echo("error: a ranked game's seed is chosen by the server: leave out --seed", err=True)
-        raise typer.Exit(code=1)
+        raise typer.BadParameter("a ranked game's seed is chosen by the server: leave out --seed",
+                                 param_hint="--seed")
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         typer.echo("error: game2048 play needs a terminal", err=True)
         raise typer.Exit(code=1)
