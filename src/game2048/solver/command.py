@@ -55,6 +55,7 @@ def solve(
 
     from ..rules import SIZES
     from ..spawn import MAX_SEED
+    from .compiling import ensure_compiled
     from .play import GameResult, play_result, summarise
     from .search import PRESETS
 
@@ -94,6 +95,7 @@ def solve(
                 results.append(play(size, game_seed))
                 progress.advance(bar)
         else:
+            ensure_compiled()  # here, once, rather than in every worker at the same time
             with ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_worker_init) as pool:
                 start = time.perf_counter()
                 for result in pool.map(play, [size] * games, seeds):
