@@ -53,24 +53,6 @@ def summary_lines(result: dict[str, Any], boards: dict[int, list[list[int]]]) ->
     return lines
 
 
-def boards_before(size: int, seed: int, log: str, wanted: set[int],
-                  start: list[list[int]] | None = None) -> dict[int, list[list[int]]]:
-    """The board before the letters at 1-based positions ``wanted`` of ``log`` (played from ``start``)."""
-    from ..game import Game
-    from ..rules import DIRECTION_OF_LETTER
-
-    game = Game(size, seed) if start is None else Game.from_board(start, seed=seed)
-    out: dict[int, list[list[int]]] = {}
-    for i, letter in enumerate(log, start=1):
-        if i in wanted:
-            out[i] = game.board
-        if letter in DIRECTION_OF_LETTER:
-            game.move(DIRECTION_OF_LETTER[letter])
-        else:
-            game.undo()
-    return out
-
-
 def review(
     file: Annotated[str, typer.Argument(
         help="JSON record {size, seed, log[, start]}; '-' reads standard input.")],
@@ -83,7 +65,7 @@ def review(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .review import graded_count, worst
+    from .review import boards_before, graded_count, worst
     from .review import review as run_review
     from .search import PRESETS
 
