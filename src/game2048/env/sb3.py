@@ -24,7 +24,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
+
+try:
+    from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvIndices, VecEnvStepReturn
+except ImportError as exc:  # pragma: no cover - depends on the installation
+    raise ImportError(
+        "game2048.env.sb3 needs stable-baselines3: pip install stable-baselines3 (it brings torch)"
+    ) from exc
 
 from ..rules import DEFAULT_SIZE
 from .vector import Game2048VectorEnv
