@@ -86,6 +86,7 @@ def solve(
         TextColumn("games"),
         TimeElapsedColumn(),
     )
+    ensure_compiled()  # here, once, before the progress bar and the workers
     with Progress(*columns, console=err, transient=as_json) as progress:
         bar = progress.add_task("games", total=games)
         if jobs == 1:
@@ -95,7 +96,6 @@ def solve(
                 results.append(play(size, game_seed))
                 progress.advance(bar)
         else:
-            ensure_compiled()  # here, once, rather than in every worker at the same time
             with ProcessPoolExecutor(max_workers=min(jobs, games), initializer=_worker_init) as pool:
                 start = time.perf_counter()
                 for result in pool.map(play, [size] * games, seeds):

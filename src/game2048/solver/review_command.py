@@ -65,6 +65,7 @@ def review(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    from .compiling import ensure_compiled
     from .review import boards_before, graded_count, worst
     from .review import review as run_review
     from .search import PRESETS
@@ -72,6 +73,7 @@ def review(
     if preset not in PRESETS:
         raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
     size, seed, log, start = read_record(file)
+    ensure_compiled()  # a first compile says so before the progress bar starts
     err = Console(stderr=True)
     total = graded_count(log)
     show = err.is_terminal and total > PROGRESS_FROM
