@@ -43,7 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from game2048 import Game
-from game2048.pages.simulate import STRATEGIES
+from game2048.site.simulate import STRATEGIES
 
 TICKS = os.sysconf("SC_CLK_TCK")
 SEED = 103  # the corner method's longest 6×6 game in data/simulations.json
@@ -106,8 +106,8 @@ def insert(db: Path, game: Game, opened: int) -> tuple[str, list[tuple[str, str]
     from sqlalchemy import create_engine, select
     from sqlalchemy.orm import Session
 
-    from game2048.server.models import GameRow, SecretRow
-    from game2048.server.seeds import game_token
+    from game2048.server.live.seeds import game_token
+    from game2048.server.storage.models import GameRow, SecretRow
 
     engine = create_engine(f"sqlite:///{db}")
     now = datetime.now(UTC)

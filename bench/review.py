@@ -20,7 +20,7 @@ import random
 import time
 
 from game2048 import Game
-from game2048.pages.simulate import STRATEGIES
+from game2048.site.simulate import STRATEGIES
 from game2048.solver import warm_up
 from game2048.solver.review import DEFAULT_PRESET, grade_moves
 

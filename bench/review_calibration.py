@@ -33,8 +33,8 @@ import time
 from collections import defaultdict
 
 from game2048 import Game
-from game2048.pages.simulate import STRATEGIES
 from game2048.rules import DIRECTION_OF_LETTER
+from game2048.site.simulate import STRATEGIES
 from game2048.solver import analyse
 from game2048.solver.review import ACCURACY_SCALE, DEFAULT_PRESET, THRESHOLDS, board_weight, grade_moves
 from game2048.solver.search import heuristic_for

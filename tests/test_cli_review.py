@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from game2048 import Game
 from game2048.cli import app
-from game2048.pages.simulate import STRATEGIES
+from game2048.site.simulate import STRATEGIES
 from game2048.solver import review
 
 runner = CliRunner()

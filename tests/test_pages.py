@@ -8,10 +8,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from game2048.pages import router
-from game2048.pages.i18n import LANGUAGES, STRINGS, pick_language
-from game2048.pages.stats import figures, trapped_small_tiles
 from game2048.rules import SIZES, TARGETS, max_tile_for, slide_row
+from game2048.site import router
+from game2048.site.i18n import LANGUAGES, STRINGS, pick_language
+from game2048.site.stats import figures, trapped_small_tiles
 
 PAGES = ("/rules", "/strategy", "/boards", "/solver")
 

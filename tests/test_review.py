@@ -8,7 +8,7 @@ import random
 import pytest
 
 from game2048 import Game, RecordError
-from game2048.pages.simulate import STRATEGIES
+from game2048.site.simulate import STRATEGIES
 from game2048.solver import review
 from game2048.solver.review import (
     CLASSES,

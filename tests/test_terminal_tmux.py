@@ -43,7 +43,9 @@ class Terminal:
         return done.stdout
 
     def start(self, *args: str, prefix: str = "", **extra_env: str) -> None:
-        self.exit_file.unlink(missing_ok=True)
+        if self.exit_file.exists():  # a game ran before: its tmux server must be gone first
+            self.close()
+            self.exit_file.unlink()
         command = f"{prefix}{GAME2048} play {' '.join(args)}; echo $? > {self.exit_file}"
         env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
         env.update({"XDG_DATA_HOME": str(self.data), "TERM": "xterm-256color", **extra_env})

@@ -189,11 +189,11 @@ class Game:
 
     def move(self, direction: str) -> bool:
         """Play one move; False, and nothing changes, if it would not change the board."""
-        return self._apply(_LETTERS[direction_index(direction)]) == 1
+        return self.play(_LETTERS[direction_index(direction)]) == 1
 
     def _play(self, d: int) -> bool:
         """``move`` by direction index (0 up, 1 down, 2 left, 3 right)."""
-        return self._apply(_LETTERS[d]) == 1
+        return self.play(_LETTERS[d]) == 1
 
     def undo(self) -> bool:
         """Take back the last move in play; False if none is left or undos are used up.
@@ -201,15 +201,20 @@ class Game:
         At most three per game, and a game that used one is no longer ranked.
         ``won`` stays True: the target was reached.
         """
-        return self._apply(UNDO_LETTER) == 1
+        return self.play(UNDO_LETTER) == 1
 
-    def _apply(self, letters: str) -> int:
+    def play(self, letters: str) -> int:
         """Play ``letters`` (``U D L R`` moves, ``Z`` undo) in order, as far as the rules allow.
 
         Returns how many were applied: it stops before the first unknown
         letter, move that changes nothing, or undo that is not allowed, and
         that letter and the rest leave the game as it was. Every move and undo
         of the game goes through here; replay runs a whole log in one call.
+        ``record.refusal`` says why the letter it stopped at was refused.
+
+        >>> g = Game(4, 7)
+        >>> g.play("LRZ"), g.log
+        (3, 'LRZ')
         """
         t, history, key = self._t, self._history, self._key
         steps, index_of = t.steps, _LETTER_INDEX
@@ -282,6 +287,22 @@ class Game:
     def ranked(self) -> bool:
         """False once undo was used (or a solver helped): such games are kept, never ranked."""
         return self.undos_left == MAX_UNDOS and not self.helped
+
+    def last_tile(self) -> tuple[int, int, int] | None:
+        """Where the tile of the last letter landed, ``(row, col, value)``; None when that letter was
+        an undo, or the game has no letter yet (what a server answers, so a client need not diff boards).
+
+        >>> g = Game(4, 7)
+        >>> g.move("left") and g.board[g.last_tile()[0]][g.last_tile()[1]] == g.last_tile()[2]
+        True
+        """
+        if not self._log or self._log[-1] == UNDO_LETTER or not list.__len__(self._history):
+            return None  # (a resumed game's history may hold no position: see ``_Tail``)
+        t = self._t
+        slid, _ = t.move(self._history[-1][0], _LETTER_INDEX[self._log[-1]])
+        cell = ((self._board ^ slid).bit_length() - 1) // t.bits
+        row, col = divmod(cell, t.n)
+        return row, col, 1 << ((self._board >> cell * t.bits) & t.cell_mask)
 
     def legal_moves(self) -> list[Direction]:
         """The directions that would change the board, in up, down, left, right order."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .game import Game
-from .record import replay
+from .record import positions
 from .rules import DIRECTION_OF_LETTER, UNDO_LETTER
 from .svg import svg
 
@@ -50,13 +50,11 @@ class Steps(Sequence[Position]):
 
     def __init__(self, size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
                  start_score: int = 0) -> None:
-        replay(size, seed, log, start=start, start_score=start_score)  # a bad record fails here, whole
-        game = Game(size, seed) if start is None else Game.from_board(start, score=start_score, seed=seed)
         self.size, self.seed, self.log = size, seed, log
-        self._positions = [Position(0, "", game.board, game.score)]
-        for k, letter in enumerate(log, start=1):
-            game._apply(letter)
-            self._positions.append(Position(k, letter, game.board, game.score))
+        self._positions = [
+            Position(n, log[n - 1] if n else "", game.board, game.score)
+            for n, game in positions(size, seed, log, start=start, start_score=start_score)
+        ]
 
     @classmethod
     def of(cls, game: Game) -> Steps:

@@ -10,10 +10,10 @@ rebuilds the game exactly; any step the rules forbid makes it a bad record.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from .game import Game
-from .rules import DIRECTION_OF_LETTER, UNDO_LETTER
+from .rules import DIRECTION_OF_LETTER, MAX_UNDOS, UNDO_LETTER
 
 
 class RecordError(ValueError):
@@ -23,6 +23,37 @@ class RecordError(ValueError):
         super().__init__(f"bad record at log position {position}: {reason}")
         self.position = position
         self.reason = reason
+
+
+def opening(size: int, seed: int, start: Sequence[Sequence[int]] | None = None, start_score: int = 0) -> Game:
+    """The game as a record begins: dealt from ``seed``, or from the position ``start`` (a game that
+    began from a position) with ``start_score``."""
+    if start is None:
+        return Game(size, seed)
+    game = Game.from_board(start, score=start_score, seed=seed)
+    if game.size != size:
+        raise ValueError(f"the start board is {game.size}x{game.size}, not {size}x{size}")
+    return game
+
+
+def refusal(game: Game, letter: str) -> str:
+    """Why the rules refuse ``letter`` in ``game`` as it stands: the one wording every part uses
+    (replay, the server's moves, the review).
+
+    >>> refusal(Game.from_board([[2, 4, 2], [4, 2, 4], [2, 4, 2]]), "L")
+    "move 'L' after game over"
+    >>> refusal(Game(4, 7), "Z")
+    'undo with no move to take back'
+    """
+    if letter in DIRECTION_OF_LETTER:
+        if game.over:
+            return f"move {letter!r} after game over"
+        return f"move {letter!r} does not change the board"
+    if letter == UNDO_LETTER:
+        if game.undos_left == 0:
+            return f"a fourth undo ({MAX_UNDOS} per game)"
+        return "undo with no move to take back"
+    return f"unknown letter {letter!r} (expected U, D, L, R or Z)"
 
 
 def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
@@ -37,22 +68,43 @@ def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | N
     """
     if not isinstance(log, str):
         raise RecordError(0, f"the log must be a string, got {type(log).__name__}")
-    if start is None:
-        game = Game(size, seed)
-    else:
-        game = Game.from_board(start, score=start_score, seed=seed)
-        if game.size != size:
-            raise ValueError(f"the start board is {game.size}x{game.size}, not {size}x{size}")
-    done = game._apply(log)
-    if done == len(log):
-        return game
-    letter = log[done]
-    if letter in DIRECTION_OF_LETTER:
-        if game.over:
-            raise RecordError(done, f"move {letter!r} after game over")
-        raise RecordError(done, f"move {letter!r} does not change the board")
-    if letter == UNDO_LETTER:
-        if game.undos_left == 0:
-            raise RecordError(done, "a fourth undo (3 per game)")
-        raise RecordError(done, "undo with no move to take back")
-    raise RecordError(done, f"unknown letter {letter!r} (expected U, D, L, R or Z)")
+    game = opening(size, seed, start, start_score)
+    done = game.play(log)
+    if done != len(log):
+        raise RecordError(done, refusal(game, log[done]))
+    return game
+
+
+def positions(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
+              start_score: int = 0) -> Iterator[tuple[int, Game]]:
+    """Walk a record: ``(0, game)`` at its opening, then ``(n, game)`` after each letter ``n`` (1-based).
+
+    The same ``Game`` is yielded each time, played on between yields: read it
+    (``board``, ``score``) before asking for the next. A letter the rules refuse
+    raises ``RecordError`` as ``replay`` does.
+
+    >>> [(n, g.score) for n, g in positions(4, 7, "LR")][0]
+    (0, 0)
+    """
+    game = opening(size, seed, start, start_score)
+    yield 0, game
+    for n, letter in enumerate(log, start=1):
+        if game.play(letter) != 1:
+            raise RecordError(n - 1, refusal(game, letter))
+        yield n, game
+
+
+def undone(log: str) -> set[int]:
+    """The 1-based positions of the moves in ``log`` that a later undo took back.
+
+    >>> sorted(undone("LRZZUD"))
+    [1, 2]
+    """
+    stack: list[int] = []
+    taken: set[int] = set()
+    for n, letter in enumerate(log, start=1):
+        if letter == UNDO_LETTER:
+            taken.add(stack.pop())
+        else:
+            stack.append(n)
+    return taken

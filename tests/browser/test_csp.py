@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from game2048 import slide
-from game2048.pages.charts import MIN_FONT
+from game2048.site.charts import MIN_FONT
 
 pytestmark = pytest.mark.browser
 
@@ -49,7 +49,7 @@ def _dealt_game(base_url: str, name: str, moves: int = 6) -> str:
 
 @pytest.fixture(scope="module")
 def finished_game(base_url: str) -> str:
-    return _dealt_game(base_url, "<b>csp</b>\u200b")
+    return _dealt_game(base_url, "<b>csp</b>")
 
 
 @pytest.fixture

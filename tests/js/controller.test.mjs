@@ -27,6 +27,8 @@ function fakeServer({ up = true } = {}) {
     held: [],
     drops: 0, // the next requests that fail as a dropped connection
     seen: [],
+    refusedNames: new Map(), // name -> [status, code]: the finishes and records under it are refused
+    refusals: 0,
     async newGame(size, mode) {
       if (!server.up) throw new ApiError(0, 'offline');
       server.issued += 1;
@@ -38,26 +40,37 @@ function fakeServer({ up = true } = {}) {
     },
     async finish(id, body) {
       if (!server.up) throw new ApiError(0, 'offline');
+      server.refuseName(body.name);
       const game = server.games.get(id);
       server.finished.push({ id, ...body });
       return { verified: true, ranked: game.ranked, score: game.score, max_tile: game.maxTile, rank: 1, seed: game.seed };
     },
     async record(body) {
       if (!server.up) throw new ApiError(0, 'offline');
+      server.refuseName(body.name);
       server.records.push(body);
       return { id: `p${server.records.length}`, verified: true, ranked: false, score: body.score, max_tile: 2 };
     },
+    refuseName(name) {
+      const refusal = server.refusedNames.get(name);
+      if (!refusal) return;
+      server.refusals += 1;
+      throw new ApiError(refusal[0], `name refused: ${refusal[1]}`, refusal[1]);
+    },
     answer(id, message) {
       const game = server.games.get(id);
-      const position = () => ({ op: message.op, at: game.log.length, board: game.board, score: game.score, over: game.over,
-        won: game.won, undos_left: game.undosLeft, ranked: game.ranked });
+      const position = (tile = null) => ({ op: message.op, at: game.log.length, board: game.board, score: game.score,
+        over: game.over, won: game.won, undos_left: game.undosLeft, ranked: game.ranked, tile });
       if (message.op === 'state') return { ...position(), log: game.log };
-      if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position();
+      if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position(game.lastTile);
       if (message.at !== game.log.length) return { op: 'moves', status: 409, error: 'fork' };
       for (const letter of message.moves) {
-        if (!(letter === 'Z' ? game.undo() : game.move(letter))) return { op: 'moves', status: 422, error: 'illegal' };
+        const moved = letter === 'Z' ? game.undo() : game.move(letter);
+        if (!moved) return { op: 'moves', status: 422, error: 'illegal' };
+        // as the server answers: where the last letter's tile landed, none after an undo
+        game.lastTile = letter === 'Z' ? null : { row: Math.floor(moved.spawn.cell / game.size), col: moved.spawn.cell % game.size, value: moved.spawn.tile };
       }
-      return position();
+      return position(game.lastTile);
     },
     link(id) {
       return {
@@ -87,16 +100,33 @@ function fakeServer({ up = true } = {}) {
   return server;
 }
 
-function makeController({ store = new SafeStorage(null), server = fakeServer(), confirm = true, view = quiet, announcer = quiet, deal } = {}) {
-  store.set('name', 'Ada');
+/**
+ * With `answers` (what the player types in the name dialog, in turn; undefined is Esc), the
+ * queue sends the name the controller keeps, as the page does, and `asked` lists each time
+ * the dialog opened ({current, problem}); without, every game is sent as Ada.
+ */
+function makeController({ store = new SafeStorage(null), server = fakeServer(), confirm = true, view = quiet,
+  announcer = quiet, deal, name = 'Ada', answers = null, hud = quiet } = {}) {
+  store.set('name', name);
   const overlays = { shown: null, options: {}, show(kind, options = {}) { this.shown = kind; this.options = options; } };
-  const dialogs = { open: false, confirm: async () => confirm, nickname: async () => 'Ada' };
+  const asked = [];
+  const nickname = answers === null ? async () => 'Ada' : async (current, problem) => {
+    asked.push({ current, problem });
+    return answers.shift();
+  };
+  const dialogs = { open: false, confirm: async () => confirm, nickname };
   const link = (id) => server.link(id);
+  const queue = new SubmissionQueue(store, server, {
+    name: answers === null ? () => 'Ada' : () => controller.nameToSend(),
+    nameRefused: (entry, error) => controller.nameRefused(entry, error),
+    setTimer: () => {},
+    done: (e, a) => controller.submitted(e, a),
+  });
   const controller = new GameController({
     store, api: server, overlays, dialogs, view,
     i18n: translator('en'),
-    reader: quiet, hud: quiet, announcer,
-    queue: new SubmissionQueue(store, server, { name: () => 'Ada', setTimer: () => {}, done: (e, a) => controller.submitted(e, a) }),
+    reader: quiet, hud, announcer,
+    queue,
     deal: deal ?? {
       ranked: (size, mode) => server.newGame(size, mode).then((issued) => ServerDealer.fromIssued(issued, link)),
       practice: (size, seed) => LocalDealer.opening(size, seed),
@@ -105,7 +135,7 @@ function makeController({ store = new SafeStorage(null), server = fakeServer(), 
     },
     perf: null,
   });
-  return { controller, store, server, overlays };
+  return { controller, store, server, overlays, asked };
 }
 
 /** Play up to n moves, each after the last one was answered. */
@@ -162,6 +192,8 @@ test('each tile comes from the server: the slide is drawn at once, the tile when
   const appear = calls.find((c) => c[0] === 'appear');
   const dealt = server.games.get('g1');
   assert.equal(dealt.cells[appear[1]], appear[2]);
+  // where the answer says the tile landed: the page does not work it out from the boards
+  assert.deepEqual([appear[1], appear[2]], [dealt.lastTile.row * 4 + dealt.lastTile.col, dealt.lastTile.value]);
   assert.deepEqual(controller.game.board, dealt.board);
 });
 
@@ -460,4 +492,92 @@ test('corrupt saved data is dropped and a new game starts', () => {
   controller.init();
   assert.equal(controller.game.size, 5);
   assert.equal(controller.game.log, '');
+});
+
+// -- names ------------------------------------------------------------------
+
+/** Let the dialogs, the name rule's loading and the queue's rounds run. */
+async function settleLong() {
+  for (let i = 0; i < 20; i++) await settle();
+}
+
+/** A ranked game of a few moves, then New game: its finish goes to the queue. */
+async function finishOne(controller) {
+  controller.init();
+  await settle();
+  await playSome(controller, 4);
+  const { id } = controller.session;
+  controller.newGame();
+  await settleLong();
+  return id;
+}
+
+test('a finish refused for its name stays queued, the player is asked for another, and it is sent under it', async () => {
+  const server = fakeServer();
+  server.refusedNames.set('Ada', [422, 'name_invisible']); // say the server's rule came to differ
+  const messages = [];
+  const hud = new Proxy({}, { get: (_, key) => (key === 'message' ? (m) => messages.push(m) : () => {}) });
+  const { controller, store, asked } = makeController({ server, answers: ['Bo'], hud });
+  const id = await finishOne(controller);
+  assert.equal(server.refusals, 1);
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0].current, 'Ada'); // the refused name, to edit
+  assert.equal(asked[0].problem, translator('en').t('nameRefused')); // a reason the page cannot name itself
+  assert.ok(messages.includes(translator('en').t('nameQueued')));
+  await controller.queue.flush();
+  assert.deepEqual(server.finished.map((f) => [f.id, f.name]), [[id, 'Bo']]);
+  assert.deepEqual(store.get('queue'), []);
+  assert.equal(store.get('name'), 'Bo');
+});
+
+test('a finish refused for its name is never dropped: dismissed, it waits, and a later name sends it', async () => {
+  const server = fakeServer();
+  server.refusedNames.set('Ada', [409, 'name_held']);
+  const store = new SafeStorage(null);
+  const { controller, asked } = makeController({ server, store, answers: [undefined] }); // Esc
+  const id = await finishOne(controller);
+  assert.equal(asked.length, 1);
+  assert.deepEqual(store.get('queue').map((e) => e.id), [id]); // kept, in storage
+  assert.equal(store.get('name'), undefined); // the refused name is forgotten: later games do not hit it
+  await controller.queue.flush();
+  assert.equal(server.refusals, 1); // nothing is sent without a name
+  // a reload keeps the game queued; the Name button gives a name, and the game goes
+  const again = makeController({ server, store, name: undefined, answers: ['Cy'] });
+  again.controller.init();
+  await settle();
+  await again.controller.askName();
+  await settleLong();
+  assert.deepEqual(server.finished.map((f) => [f.id, f.name]), [[id, 'Cy']]);
+  assert.deepEqual(store.get('queue'), []);
+});
+
+test('a saved name the server refuses (saved before the rule) is never sent: the player is told why', async () => {
+  const server = fakeServer();
+  const { controller, store, asked } = makeController({ server, name: 'Mac\uf8ff', answers: ['Mac'] });
+  const id = await finishOne(controller);
+  await controller.queue.flush();
+  assert.equal(server.refusals, 0);
+  assert.deepEqual(asked.map((a) => a.current), ['Mac\uf8ff']);
+  assert.equal(asked[0].problem, translator('en').t('namePrivateUse', { char: 'U+F8FF' }));
+  assert.deepEqual(server.finished.map((f) => [f.id, f.name]), [[id, 'Mac']]);
+  assert.deepEqual(store.get('queue'), []);
+});
+
+test('a name the rule refuses is asked for again with the reason, and the clean form is kept', async () => {
+  const { controller, store, asked } = makeController({ answers: ['Ada\u202e', 'x'.repeat(30), '  \uff22\uff4f  '] });
+  controller.init();
+  await controller.askName();
+  const en = translator('en');
+  assert.deepEqual(asked.map((a) => a.problem),
+    ['', en.t('nameBidi', { char: 'U+202E' }), en.t('nameTooLong', { max: 24, length: 30 })]);
+  assert.deepEqual(asked.map((a) => a.current), ['Ada', 'Ada\u202e', 'x'.repeat(30)]);
+  assert.equal(store.get('name'), 'Bo');
+});
+
+test('24 emoji are a name of 24 characters, though 48 UTF-16 units', async () => {
+  const fox = '\u{1F98A}';
+  const { controller, store } = makeController({ answers: [`${fox.repeat(24)}  `] });
+  controller.init();
+  await controller.askName();
+  assert.equal(store.get('name'), fox.repeat(24));
 });

@@ -154,6 +154,33 @@ test('a failed submission stays queued until the server takes it', async () => {
   assert.equal(done[0].rank, 1);
 });
 
+test('a submission refused for its name stays queued until a name the server takes', async () => {
+  const store = new SafeStorage(new MemoryBackend());
+  let name = 'Mac';
+  const sent = [];
+  const api = {
+    async finish(id, body) {
+      if (body.name === 'Mac') throw new ApiError(422, 'name must not contain private-use characters', 'name_private_use');
+      sent.push([id, body.name]);
+      return { verified: true, ranked: true, score: 4, rank: 1 };
+    },
+  };
+  const refused = [];
+  const done = [];
+  const queue = new SubmissionQueue(store, api, {
+    name: async () => name, done: (e, a) => done.push(a), nameRefused: (e, err) => refused.push([e.id, err.code]),
+    setTimer: () => {},
+  });
+  await queue.add({ kind: 'finish', id: 'g1', token: 't', log: 'L', helped: false });
+  assert.deepEqual(refused, [['g1', 'name_private_use']]);
+  assert.deepEqual(queue.entries.map((e) => e.id), ['g1']);
+  assert.deepEqual(done, []); // not an answer for the game
+  name = 'Bo';
+  await queue.flush();
+  assert.deepEqual(sent, [['g1', 'Bo']]);
+  assert.equal(queue.entries.length, 0);
+});
+
 test('a submission waits for the nickname, and a refused one is dropped', async () => {
   const store = new SafeStorage(new MemoryBackend());
   let name = null;

@@ -9,9 +9,10 @@ import threading
 
 import pytest
 
-from game2048.server.bodies import MAX_DIGITS
-from game2048.server.bodylimit import BodyLimit
-from game2048.server.config import MAX_BODY, MAX_LOG
+from game2048.limits import MAX_LOG
+from game2048.server.config import MAX_BODY
+from game2048.server.http.bodies import MAX_DIGITS
+from game2048.server.http.bodylimit import BodyLimit
 
 UNREADABLE = [
     ("invalid UTF-8", b'{"size": 4, "mode": "\xff\xfe"}', "UTF-8"),

@@ -9,8 +9,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from game2048.server import create_app
-from game2048.server.cpubudget import REFUSAL_WEIGHT, CpuBudget
-from game2048.server.games import ClientError
+from game2048.server.errors import ClientError
+from game2048.server.limits.cpu import REFUSAL_WEIGHT, CpuBudget
 
 from .conftest import next_move
 

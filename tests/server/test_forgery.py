@@ -29,7 +29,7 @@ def _refused(api, r, status: int, words: str) -> None:
     with api.client.app.state.sessions() as s:  # nothing kept
         from sqlalchemy import func, select
 
-        from game2048.server.models import GameRow
+        from game2048.server.storage.models import GameRow
 
         assert s.scalar(select(func.count()).select_from(GameRow).where(GameRow.mode == "practice")) == 0
 

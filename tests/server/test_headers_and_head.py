@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from game2048.server.headers import CONTENT_SECURITY_POLICY
+from game2048.server.http.headers import CONTENT_SECURITY_POLICY
 
 PAGES = ["/", "/leaderboard", "/leaderboard?mode=daily", "/rules", "/strategy", "/boards", "/solver", "/docs",
          "/games/nosuchgame"]
@@ -87,3 +87,15 @@ def test_docs_page_loads_nothing_from_outside(client):
     assert "<script>" not in r.text  # only <script src=...>: the init script is a file
     assert client.get("/docs/assets/swagger-ui-bundle.js").status_code == 200
     assert client.get("/redoc").status_code == 404  # FastAPI's, which loads from a CDN, is off
+
+
+@pytest.mark.parametrize("path", ["/", "/leaderboard", "/leaderboard?size=3&mode=daily", "/rules",
+                                  "/strategy",
+                                  "/boards", "/solver", "/games/nosuchgame", "/games/nosuchgame/review"])
+def test_every_page_that_picks_a_language_says_so_in_vary(client, path):
+    """The language follows Accept-Language and the cookie: a shared cache must keep one copy per value,
+    on the pages of finished games and their 404s as on the rest (one ``render`` for every page)."""
+    r = client.get(path, headers={"Accept-Language": "ru"})
+    assert 'lang="ru"' in r.text
+    vary = {v.strip().lower() for v in r.headers.get("vary", "").split(",")}
+    assert {"accept-language", "cookie"} <= vary, (path, r.status_code, r.headers.get("vary"))

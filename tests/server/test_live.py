@@ -120,7 +120,8 @@ def test_an_illegal_move_or_unknown_letter_in_a_batch_applies_nothing(api):
         api.play_on(played, 1)  # until some direction is illegal
     legal = next_move(played.board)
     illegal = next(x for x in "LDRU" if slide(played.board, NAMES[x])[0] == played.board)
-    for batch, words in ((illegal, "not allowed"), ("ZZZZ", "fourth undo"), (legal + "X", "'X'")):
+    refusals = ((illegal, "does not change the board"), ("ZZZZ", "fourth undo"), (legal + "X", "'X'"))
+    for batch, words in refusals:
         r = api.moves(played.issued, played.at, batch[:64])
         error = r.json()["error"]
         assert r.status_code == 422 and words in error and "nothing was applied" in error
@@ -189,10 +190,26 @@ def test_a_game_over_stays_over(api):
 
 
 def test_a_game_stops_taking_moves_at_the_longest_log_kept(api, monkeypatch):
-    from game2048.server import live
+    from game2048.server.live import mover as live
 
     monkeypatch.setattr(live, "MAX_LOG", 5)
     played = api.served(4, 5)
     r = api.moves(played.issued, played.at, next_move(played.board))
     assert r.status_code == 409 and "longest log" in r.json()["error"]
     assert api.finish(played.issued).status_code == 200
+
+
+def test_a_move_answer_says_where_its_tile_landed_and_an_undo_brings_none(api):  # type: ignore[no-untyped-def]
+    issued = api.start(5)
+    board, at = issued["board"], 0
+    for _ in range(12):
+        letter = next_move(board)
+        answer = api.moves(issued, at, letter).json()
+        slid, _ = slide(board, NAMES[letter])
+        tile = answer["tile"]
+        row, col = tile["row"], tile["col"]
+        assert slid[row][col] == 0 and answer["board"][row][col] == tile["value"] in (2, 4)
+        changed = [(r, c) for r in range(5) for c in range(5) if slid[r][c] != answer["board"][r][c]]
+        assert changed == [(row, col)]
+        board, at = answer["board"], answer["at"]
+    assert api.moves(issued, at, "Z").json()["tile"] is None

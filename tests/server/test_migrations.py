@@ -5,8 +5,8 @@ from __future__ import annotations
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from game2048.server.db import make_engine, migrate
-from game2048.server.models import Base
+from game2048.server.storage.db import make_engine, migrate
+from game2048.server.storage.models import Base
 
 
 def test_migrations_match_the_models(settings):
@@ -22,7 +22,7 @@ def test_migrations_match_the_models(settings):
 
 
 def test_sqlite_runs_in_wal_mode_and_finishes_are_flushed(tmp_path):
-    from game2048.server.live_store import durable
+    from game2048.server.live.stores import durable
 
     engine = make_engine(f"sqlite:///{tmp_path / 'wal.sqlite3'}")
     try:
@@ -43,7 +43,7 @@ def test_migration_0002_keeps_the_games_of_0001(tmp_path):
     from alembic.config import Config
     from sqlalchemy import text
 
-    from game2048.server.db import MIGRATIONS_DIR
+    from game2048.server.storage.db import MIGRATIONS_DIR
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
     cfg = Config()
@@ -70,7 +70,7 @@ def test_every_migration_upgrades_and_downgrades_in_turn(settings):
     from alembic.script import ScriptDirectory
     from sqlalchemy import inspect
 
-    from game2048.server.db import MIGRATIONS_DIR
+    from game2048.server.storage.db import MIGRATIONS_DIR
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))

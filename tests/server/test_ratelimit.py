@@ -10,7 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from game2048.server import Settings, create_app
-from game2048.server.ratelimit import RateLimiter
+from game2048.server.limits.rate import RateLimiter
 
 
 def _app(settings: Settings, **changes):  # type: ignore[no-untyped-def]

@@ -15,10 +15,15 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from fastapi.testclient import TestClient
 
-from game2048.pages.charts import WIDTH
-from game2048.server import create_app, review_routes, reviews
+from game2048.server import create_app
+from game2048.server.api import schemas
 from game2048.server.config import ReviewSettings
-from game2048.server.models import ReviewRow
+from game2048.server.errors import ClientError
+from game2048.server.reviews import queue as reviews
+from game2048.server.storage.models import ReviewRow
+from game2048.site import review as review_routes
+from game2048.site.charts import WIDTH
+from game2048.site.i18n import strings
 from game2048.solver import review
 from game2048.solver.review import worst
 
@@ -104,7 +109,7 @@ def test_pending_answers_count_progress_and_the_review_is_made_once(qapi: Api, q
     assert make_all(queued_app) == 0  # nothing left: it is never made twice
     r = qapi.client.get(f"/api/games/{game_id}/review")
     assert r.status_code == 200 and r.json() == review(3, seed, log)
-    review_routes.ReviewOut.model_validate(r.json())  # the answer is what the OpenAPI schema says
+    schemas.ReviewOut.model_validate(r.json())  # the answer is what the OpenAPI schema says
 
 
 def test_only_finished_public_games_are_reviewed(qapi: Api, queued_app, monkeypatch):  # type: ignore[no-untyped-def]
@@ -117,9 +122,9 @@ def test_only_finished_public_games_are_reviewed(qapi: Api, queued_app, monkeypa
     issued, _, _ = qapi.honest(4, moves=10)
 
     def hidden(session, game_id):  # type: ignore[no-untyped-def]
-        raise reviews.ClientError(404, f"there is no finished game {game_id!r}")
+        raise ClientError(404, f"there is no finished game {game_id!r}")
 
-    monkeypatch.setattr(review_routes.games, "get_record", hidden)
+    monkeypatch.setattr(reviews, "get_record", hidden)
     assert qapi.client.get(f"/api/games/{issued['id']}/review").status_code == 404
     assert qapi.client.get(f"/games/{issued['id']}/review").status_code == 404
     assert rows(queued_app) == []
@@ -291,9 +296,7 @@ def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued
     assert html.count(" undone\"") == 1
     assert len(data["boards"]) == 13 and all(len(b) == 16 for b in data["boards"])
     assert f'lang="{lang}"' in html and (('dir="rtl"' in html) == (lang == "he"))
-    from game2048.server.review_texts import TEXTS
-
-    assert TEXTS[lang]["accuracy"] in html and TEXTS[lang]["next_mistake"] in html
+    assert strings(lang)["accuracy"] in html and strings(lang)["next_mistake"] in html
     assert_no_inline_script(html)
     # the chart is as wide as the content pages' charts, so its text stays readable on a phone
     assert f'viewBox="0 0 {WIDTH} ' in html
@@ -371,7 +374,7 @@ def test_a_practice_game_from_a_position_is_reviewed_from_that_position(qapi: Ap
 def _move_day_back(app, game_id: str, days: int) -> None:  # type: ignore[no-untyped-def]
     from sqlalchemy import update
 
-    from game2048.server.models import GameRow
+    from game2048.server.storage.models import GameRow
 
     with app.state.sessions() as s:
         row = s.get(GameRow, game_id)

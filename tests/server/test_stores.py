@@ -18,10 +18,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from game2048 import replay, slide
-from game2048.server import create_app, live
-from game2048.server.games import ClientError
-from game2048.server.live_store import DatabaseStore, RedisStore, utc_now
-from game2048.server.models import DailyTryRow, GameRow
+from game2048.server import create_app
+from game2048.server.errors import ClientError
+from game2048.server.live import mover as live
+from game2048.server.live.stores import DatabaseStore, RedisStore, utc_now
+from game2048.server.storage.models import DailyTryRow, GameRow
 
 from .conftest import NAMES, Api, Played
 

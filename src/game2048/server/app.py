@@ -1,4 +1,5 @@
-"""The ASGI app: JSON API, leaderboard and replay pages, the browser game's files."""
+"""The ASGI app, assembled: the middleware, the rooms' routers, the site, the static files, and the one
+lifespan that starts everything a process runs (solver warm-up, idle-game purge, review workers)."""
 
 from __future__ import annotations
 
@@ -13,20 +14,25 @@ from fastapi import FastAPI
 from sqlalchemy.orm import sessionmaker
 from starlette.middleware.gzip import GZipMiddleware
 
+from .. import site
 from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
-from . import api, apidocs, errors, ops, play, review_routes, views, ws
-from .bodies import ReadableBodies
-from .bodylimit import BodyLimit
-from .cache import AnswerCache
+from . import errors
+from .api import docs as apidocs
+from .api.routes import games, hint, leaderboard, records, reviews
 from .config import Settings
-from .cpubudget import CpuBudget
-from .db import load_secret, make_engine, migrate
-from .games import ClientError
-from .head import HeadAsGet
-from .headers import SecurityHeaders
-from .live_store import make_store, utc_now
-from .ratelimit import RateLimiter
-from .requestlog import RequestLog, setup_logging
+from .http.bodies import ReadableBodies
+from .http.bodylimit import BodyLimit
+from .http.cache import AnswerCache
+from .http.head import HeadAsGet
+from .http.headers import SecurityHeaders
+from .http.requestlog import RequestLog, setup_logging
+from .limits.cpu import CpuBudget
+from .limits.rate import RateLimiter
+from .live import socket
+from .live.stores import make_store, utc_now
+from .ops import probes
+from .reviews.queue import ReviewQueue
+from .storage.db import load_secret, make_engine, migrate
 
 log = logging.getLogger(__name__)
 
@@ -71,9 +77,15 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     gc.collect()
     gc.freeze()
     purging = asyncio.create_task(_purge_idle_games(app))
-    yield
-    purging.cancel()
-    gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
+    review_queue = ReviewQueue(app.state.sessions, app.state.settings.reviews)
+    app.state.reviews = review_queue
+    review_queue.start()
+    try:
+        yield
+    finally:
+        purging.cancel()
+        await asyncio.to_thread(review_queue.stop)
+        gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
 
 
 async def _purge_idle_games(app: FastAPI) -> None:
@@ -133,21 +145,11 @@ def create_app(settings: Settings) -> FastAPI:
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
     app.state.hint_budget = CpuBudget(settings.hint_cpu_budget, settings.redis_url, namespace="hint-cpu")
-    errors.install(app, ClientError)
-    app.include_router(api.router)
-    app.include_router(ws.router)
-    app.include_router(ops.router)
+    errors.install(app)
+    for room in (games, records, leaderboard, hint, reviews, socket, probes):
+        app.include_router(room.router)
     apidocs.install(app)
-    app.include_router(views.router)
-    app.include_router(review_routes.router)
-    try:
-        from ..pages import router as pages_router
-    except ImportError:  # the content pages are optional
-        pages_router = None
-    if pages_router is not None:
-        app.include_router(pages_router)
-
-    app.include_router(play.router)
+    app.include_router(site.router)
     page_script()  # joined now: a module the bundle cannot translate stops the start, not a page view
     # /static/<release>/… cached for a year, /static/… revalidated (web/assets.py)
     app.mount("/static", ReleaseStaticFiles(directory=STATIC_DIR), name="static")

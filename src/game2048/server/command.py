@@ -39,7 +39,7 @@ def serve(
     if workers > 1:
         from sqlalchemy.orm import sessionmaker
 
-        from .db import load_secret, make_engine, migrate
+        from .storage.db import load_secret, make_engine, migrate
 
         # migrate and make the secret once here, so the workers find both ready
         engine = make_engine(settings.database_url)

@@ -6,17 +6,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-#: The longest move log accepted. A 4x4 game that builds 131072 (the largest
-#: tile the board can hold) takes about 60,000 moves; 6x6 games by a strong
-#: solver run longer, so the bound leaves room while keeping a replay under a
-#: couple of seconds.
-MAX_LOG = 200_000
-
 #: Request bodies above this many bytes are refused with 413 before parsing.
 MAX_BODY = 256 * 1024
 
-#: Moves one request (HTTP or WebSocket message) may carry.
-MAX_MOVES = 64
 #: Bytes in one WebSocket message (uvicorn closes the socket with 1009 beyond): a moves message
 #: is under 200 bytes; a finish that sends a long log goes over HTTP.
 MAX_MESSAGE = 64 * 1024
@@ -98,7 +90,6 @@ class Settings:
     cpu_budget: str = DEFAULT_CPU_BUDGET
     #: The same for hints (the solver's thinking time).
     hint_cpu_budget: str = DEFAULT_HINT_CPU_BUDGET
-    max_log: int = MAX_LOG
     #: Seconds a leaderboard answer may be reused by one worker (0: never).
     answer_ttl: float = 1.0
     #: Seconds the solver may think for one hint.
@@ -159,7 +150,7 @@ def _seconds(text: str | None, default: float) -> float:
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """How this process takes part in reviewing games (``server/reviews.py``, ``docs/deploy.md``)."""
+    """How this process takes part in reviewing games (``server/reviews/``, ``docs/deploy.md``)."""
 
     #: Reviews this process runs at once, each in a process of its own (0: it only queues them).
     workers: int = 1

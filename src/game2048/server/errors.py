@@ -1,4 +1,5 @@
-"""One error story: every refusal leaves as ``{"error": "..."}`` with a 4xx status.
+"""One error story: every refusal leaves as ``{"error": "..."}`` with a 4xx status, and a
+stable ``code`` beside it where a client acts on the reason (``name_invisible``).
 
 The statuses, and what each means, are listed once here (``STATUSES``): the
 OpenAPI description, the route docs (``responses(...)``) and the handlers all
@@ -21,6 +22,19 @@ from starlette.exceptions import HTTPException
 from starlette.types import Send
 
 log = logging.getLogger(__name__)
+
+
+class ClientError(Exception):
+    """A request the server refuses; ``status`` is the HTTP status to answer with, ``code``
+    a stable word for what was refused (``name_invisible``), where a client acts on it."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
+                 code: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.headers = headers
+        self.code = code
 
 #: Every status the API answers a client's mistake with, and what it means.
 STATUSES: dict[int, str] = {
@@ -52,6 +66,8 @@ OTHER_STATUSES: dict[int, str] = {
 
 class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, in words a person can act on.")
+    code: str | None = Field(default=None, description="A stable word for the reason, where a client "
+                             "acts on it: a refused name's codes start with `name_`.")
 
 
 def responses(*codes: int,
@@ -95,13 +111,14 @@ async def send_error(send: Send, status: int, message: str, *, close: bool = Fal
     await send({"type": "http.response.body", "body": payload})
 
 
-def install(app: FastAPI, client_error: type[Exception]) -> None:
-    """The exception handlers: ``client_error`` (with ``status``, ``message``, ``headers``),
-    schema errors, Starlette's HTTP errors, and a last resort that logs and answers 500."""
+def install(app: FastAPI) -> None:
+    """The exception handlers: ``ClientError``, schema errors, Starlette's HTTP errors, and a last
+    resort that logs and answers 500."""
 
-    @app.exception_handler(client_error)
-    async def refused(_request: Request, exc: Any) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status, headers=exc.headers)
+    @app.exception_handler(ClientError)
+    async def refused(_request: Request, exc: ClientError) -> JSONResponse:
+        body = {"error": exc.message} | ({"code": exc.code} if exc.code else {})
+        return JSONResponse(body, status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

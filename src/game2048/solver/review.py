@@ -20,8 +20,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Literal
 
-from ..game import Game
-from ..record import RecordError, replay
+from ..record import RecordError, positions, refusal, replay
 from ..rules import DIRECTION_OF_LETTER, UNDO_LETTER, exponent
 from .search import PRESETS, analyse, heuristic_for
 
@@ -124,24 +123,23 @@ def grade_moves(
     """
     _check_preset(preset)
     stop = len(log) if stop is None else stop
-    game = Game(size, seed) if start_board is None else Game.from_board(start_board, seed=seed)
-    for i, letter in enumerate(log[:stop]):
-        if letter == UNDO_LETTER:
-            game.undo()
+    for i, game in positions(size, seed, log[:stop], start=start_board):
+        if i >= stop:
+            break
+        letter = log[i]  # the letter played from this position
+        if letter == UNDO_LETTER or i < start:
             continue
         played = DIRECTION_OF_LETTER[letter]
-        if i >= start:
-            board = game.board
-            best, values = analyse(board, preset=preset)
-            if best is None or played not in values:
-                raise RecordError(i, f"move {letter!r} does not change the board")
-            gap = values[best] - values[played]
-            if gap <= 0:
-                best, gap = played, 0.0  # a tie: the played move is as good as any
-            loss = _round(gap / board_weight(board))
-            yield {"n": i + 1, "played": played, "best": best, "loss": loss,
-                   "class": grade(loss, same=best == played)}
-        game.move(played)
+        board = game.board
+        best, values = analyse(board, preset=preset)
+        if best is None or played not in values:
+            raise RecordError(i, refusal(game, letter))
+        gap = values[best] - values[played]
+        if gap <= 0:
+            best, gap = played, 0.0  # a tie: the played move is as good as any
+        loss = _round(gap / board_weight(board))
+        yield {"n": i + 1, "played": played, "best": best, "loss": loss,
+               "class": grade(loss, same=best == played)}
 
 
 def summarise(size: int, seed: int, preset: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -231,16 +229,9 @@ class Review(dict):  # type: ignore[type-arg]
 def boards_before(size: int, seed: int, log: str, wanted: set[int],
                   start: Sequence[Sequence[int]] | None = None) -> dict[int, list[list[int]]]:
     """The board before the letters at 1-based positions ``wanted`` of ``log`` (played from ``start``)."""
-    game = Game(size, seed) if start is None else Game.from_board(start, seed=seed)
-    out: dict[int, list[list[int]]] = {}
-    for i, letter in enumerate(log, start=1):
-        if i in wanted:
-            out[i] = game.board
-        if letter in DIRECTION_OF_LETTER:
-            game.move(DIRECTION_OF_LETTER[letter])
-        else:
-            game.undo()
-    return out
+    from ..record import positions
+
+    return {n + 1: game.board for n, game in positions(size, seed, log, start=start) if n + 1 in wanted}
 
 
 def worst(moves: Iterable[dict[str, Any]], count: int = 5) -> list[dict[str, Any]]:

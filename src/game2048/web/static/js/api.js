@@ -2,11 +2,17 @@
 // rejects with an ApiError saying whether trying again later could help.
 
 export class ApiError extends Error {
-  /** status 0 means the server was not reached at all. */
-  constructor(status, message) {
+  /** status 0 means the server was not reached at all; `code` is the answer's stable word for the reason. */
+  constructor(status, message, code = null) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
+    this.code = code;
+  }
+
+  /** The server refused the player's name, not the game: such codes start with `name_`. */
+  get nameRefused() {
+    return typeof this.code === 'string' && this.code.startsWith('name_');
   }
 
   /** Worth retrying: network failure, rate limit, or a server fault. */
@@ -89,7 +95,7 @@ export class Api {
     } catch {
       // not JSON: report by status alone
     }
-    if (!response.ok) throw new ApiError(response.status, data?.error ?? `HTTP ${response.status}`);
+    if (!response.ok) throw new ApiError(response.status, data?.error ?? `HTTP ${response.status}`, data?.code ?? null);
     return data;
   }
 }

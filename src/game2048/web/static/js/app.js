@@ -40,8 +40,9 @@ const controller = new GameController({
   view: new BoardView(board, { reducedMotion: () => motion.matches }),
   overlays: new Overlays(doc, i18n, { home: () => reader.focus() }),
   queue: new SubmissionQueue(store, api, {
-    name: () => controller.nickname(),
+    name: () => controller.nameToSend(),
     done: (entry, answer) => controller.submitted(entry, answer),
+    nameRefused: (entry, error) => controller.nameRefused(entry, error),
   }),
 });
 const assistant = new Assistant({ api, controller, hud, i18n, announcer: controller.announcer });

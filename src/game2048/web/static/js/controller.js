@@ -12,6 +12,9 @@
 import { DEFAULT_SIZE, SIZES, randomSeed } from './engine.js';
 import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
 
+// The name rule and its table load when a name is first needed, not with the page.
+const nameRule = () => import('./names.js');
+
 export class GameController {
   /**
    * `deal`: {ranked(size, mode) → Promise of a dealer (rejects when the server says no or
@@ -351,17 +354,78 @@ export class GameController {
     return typeof name === 'string' && name ? name : null;
   }
 
-  /** Ask for the nickname (also the Name button); skipping keeps an anonymous name. */
-  async askName() {
+  /**
+   * The nickname to send, as the server will store it (the queue's `name`); null while
+   * there is none. A saved name the rule refuses (one saved before the rule was the
+   * server's) is forgotten, and the player is asked for another, told why.
+   */
+  async nameToSend() {
+    const saved = this.nickname();
+    if (saved === null) return null;
+    const { cleanName } = await nameRule();
+    const clean = cleanName(saved);
+    if (clean.name !== undefined) return clean.name;
+    this.#refuseName(saved, clean);
+    return null;
+  }
+
+  /**
+   * The server refused a finish for its name (the queue's `nameRefused`): the game stays
+   * queued, the name is forgotten, and the player is asked for another.
+   */
+  async nameRefused(_entry, error) {
+    const saved = this.nickname() ?? '';
+    const { cleanName } = await nameRule();
+    const local = cleanName(saved);
+    // the page's rule says which character; a reason only the server knows (a held name) is
+    // told in general words
+    this.#refuseName(saved, local.code === error.code ? local : { code: error.code, serverOnly: true });
+  }
+
+  #refuseName(saved, refusal) {
+    if (this.nickname() === saved) this.store.remove('name');
+    this.hud.message(this.i18n.t('nameQueued'));
+    this.askName(refusal, saved);
+  }
+
+  /** Why a name was refused, in the player's language. */
+  async #nameProblem(refusal) {
+    const { NAME_MAX } = await nameRule();
+    const key = refusal.code.replace(/_([a-z])/g, (_, c) => c.toUpperCase()); // name_too_long -> nameTooLong
+    if (refusal.serverOnly || !this.i18n.has(key)) return this.i18n.t('nameRefused');
+    return this.i18n.t(key, { char: refusal.char, max: NAME_MAX, length: refusal.length });
+  }
+
+  /**
+   * Ask for the nickname (also the Name button); skipping keeps the saved name, or an
+   * anonymous one. A name the rule refuses is asked for again, with the reason shown;
+   * `refusal` ({code, char?, length?}) is why the last one was refused, `typed` what it was.
+   */
+  async askName(refusal = null, typed = null) {
     if (this.askingName) return;
     this.askingName = true;
-    const answer = await this.dialogs.nickname(this.nickname() ?? '');
-    this.askingName = false;
-    if (answer === undefined) return; // dismissed (Esc): no answer, nothing stored
-    // eslint-disable-next-line no-control-regex
-    const clean = (answer ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 24).trim();
-    if (clean) this.store.set('name', clean);
-    else if (this.nickname() === null) this.store.set('name', this.i18n.t('anonymous'));
+    try {
+      let problem = refusal ? await this.#nameProblem(refusal) : '';
+      let current = typed ?? this.nickname() ?? '';
+      for (;;) {
+        const answer = await this.dialogs.nickname(current, problem);
+        if (answer === undefined) return; // dismissed (Esc): no answer, nothing stored
+        const { cleanName } = await nameRule();
+        const clean = answer === null ? { code: 'name_empty' } : cleanName(answer);
+        if (clean.name !== undefined) {
+          this.store.set('name', clean.name);
+          break;
+        }
+        if (clean.code === 'name_empty') {
+          if (this.nickname() === null) this.store.set('name', this.i18n.t('anonymous'));
+          break;
+        }
+        problem = await this.#nameProblem(clean);
+        current = answer;
+      }
+    } finally {
+      this.askingName = false;
+    }
     this.queue.flush();
   }
 

@@ -42,6 +42,11 @@ export class Translator {
     });
   }
 
+  /** Whether the pack has a string for `key`. */
+  has(key) {
+    return Object.hasOwn(this.pack.strings, key);
+  }
+
   number(n) {
     // 0 to 999 are written alike in the site's four languages: digits 0-9, nothing to group
     if (Number.isInteger(n) && n >= 0 && n < 1000 && LANGUAGES.includes(this.lang)) return String(n);

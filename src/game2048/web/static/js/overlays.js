@@ -54,6 +54,8 @@ export class Dialogs {
     this.confirmDialog = doc.getElementById('confirm');
     this.nameDialog = doc.getElementById('nickname');
     this.nameInput = doc.getElementById('nickname-input');
+    this.nameHelp = doc.getElementById('nickname-help');
+    this.helpText = this.nameHelp?.textContent ?? '';
   }
 
   get open() {
@@ -69,9 +71,13 @@ export class Dialogs {
   /**
    * Resolves to the name typed (trimmed, may be ''), null if the player chose to
    * stay anonymous, or undefined if the dialog was dismissed (Esc): no answer.
+   * `problem`, if any, says why the last name was refused, in place of the help line
+   * (which the input is described by, so a screen reader says it too).
    */
-  nickname(current = '') {
+  nickname(current = '', problem = '') {
     this.nameInput.value = current;
+    if (this.nameHelp) this.nameHelp.textContent = problem || this.helpText;
+    this.nameInput.setAttribute('aria-invalid', problem ? 'true' : 'false');
     return this.#ask(this.nameDialog, () => this.nameInput.select()).then((answer) => {
       if (answer === 'save') return this.nameInput.value.trim();
       return answer === 'skip' ? null : undefined;

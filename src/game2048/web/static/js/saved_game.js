@@ -4,11 +4,11 @@
 // (board, score, log), which the server confirms when the page talks to it
 // again. Anything that does not hold together is dropped.
 import { SIZES } from './engine.js';
+import { GAME_ID, MAX_LOG } from './limits.js';
 import { LocalDealer } from './local_dealer.js';
 import { ServerDealer } from './server_dealer.js';
 
 export const FORMAT = 2;
-const MAX_LOG = 200000;
 const MODES = ['classic', 'daily'];
 
 /**
@@ -47,7 +47,7 @@ export function serialise(session) {
 }
 
 /** Whether `v` has the shape of a game id the server gives out (letters, digits, - and _). */
-export const isGameId = (v) => typeof v === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(v);
+export const isGameId = (v) => typeof v === 'string' && GAME_ID.test(v);
 
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOptionalString = (v) => v === null || (typeof v === 'string' && v.length > 0 && v.length <= 200);

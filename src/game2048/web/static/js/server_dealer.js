@@ -173,9 +173,11 @@ export class ServerDealer {
     const { game } = this;
     const cells = answer.board.flat();
     let event = { type: 'reset', undo: sent.letters === 'Z' };
-    if (sent.slid) {
-      const added = cells.findIndex((v, i) => v !== sent.slid[i]);
-      if (added >= 0 && cells.every((v, i) => i === added || v === sent.slid[i])) event = { type: 'tile', cell: added, value: cells[added] };
+    const { tile } = answer; // where the server's tile landed (none after an undo)
+    if (sent.slid && tile) {
+      const cell = tile.row * game.size + tile.col;
+      // the slide the page drew is the server's, but for that tile; anything else redraws the board
+      if (cells.every((v, i) => i === cell || v === sent.slid[i])) event = { type: 'tile', cell, value: tile.value };
     }
     // the answer's log: the server's (after a sync), else what was answered plus these letters
     game.log = sent.state ? answer.log : game.log.slice(0, this.at) + sent.letters;

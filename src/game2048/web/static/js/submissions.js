@@ -4,20 +4,27 @@
 // Two kinds: the finish of a ranked game ({kind: 'finish', id, token, log,
 // helped}: finishing again is safe, the server answers the same) and a
 // practice record ({kind: 'record', id, record: {size, seed, log, score, start}}).
+// A refusal of the player's name is not an answer for the game: the entry stays
+// queued until it is sent under a name the server takes.
 
 const KEY = 'queue';
 const RETRY_MS = [2000, 5000, 15000, 60000];
 
 export class SubmissionQueue {
   /**
-   * `name()` gives the nickname to send, or null while the player has not
-   * chosen one (the queue waits). `done(entry, answer)` hears each result.
+   * `name()` gives the nickname to send (or a promise of it), or null while the player
+   * has no name the server would take (the queue waits). `done(entry, answer)` hears
+   * each result; `nameRefused(entry, error)` hears a refusal of the name, after which the
+   * queue waits, the entry kept, until it is flushed again.
    */
-  constructor(storage, api, { name, done = () => {}, setTimer = (fn, ms) => setTimeout(fn, ms) } = {}) {
+  constructor(storage, api, {
+    name, done = () => {}, nameRefused = () => {}, setTimer = (fn, ms) => setTimeout(fn, ms),
+  } = {}) {
     this.storage = storage;
     this.api = api;
     this.name = name;
     this.done = done;
+    this.nameRefused = nameRefused;
     this.setTimer = setTimer;
     this.failures = 0;
     this.timer = null;
@@ -46,19 +53,23 @@ export class SubmissionQueue {
       return this.sending;
     }
     this.sending = (async () => {
-      let stalled = false;
-      do {
-        this.again = false;
-        stalled = await this.#send();
-      } while (this.again && !stalled);
-    })().finally(() => { this.sending = null; });
+      try {
+        do {
+          this.again = false;
+          await this.#send();
+        } while (this.again); // asked again while a round ran, even one that stalled: one more pass
+      } finally {
+        this.sending = null; // at once, so a flush asked from here on starts a round of its own
+      }
+    })();
     return this.sending;
   }
 
   /** One pass over the queue; true if it stopped to retry later. */
   async #send() {
-    const name = this.name();
-    if (name === null) return true;
+    if (this.entries.length === 0) return false; // nothing waits: no name needed
+    const name = await this.name();
+    if (name === null || name === undefined) return true;
     for (const entry of this.entries) {
       let answer;
       try {
@@ -70,7 +81,11 @@ export class SubmissionQueue {
           this.#retryLater();
           return true;
         }
-        answer = { error: e.message, status: e.status };
+        if (e.nameRefused) {
+          this.nameRefused(entry, e);
+          return true;
+        }
+        answer = { error: e.message, status: e.status, code: e.code };
       }
       this.storage.set(KEY, this.entries.filter((e) => e.id !== entry.id));
       this.failures = 0;

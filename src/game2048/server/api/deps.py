@@ -1,0 +1,61 @@
+"""What routes share, written once: the database session, the path's game id, the client's
+limits. Each is an ``Annotated`` alias or a dependency a route names in its signature.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Path, Request
+from sqlalchemy.orm import Session
+
+from ..errors import ClientError
+from ..limits.address import client_address
+from ..limits.cpu import Verifier
+
+__all__ = ["BODY_ERRORS", "Client", "Db", "GameId", "Verifier", "count_request", "limited", "replay_charge",
+           "session"]
+
+#: What any route with a JSON body can answer before it runs: too slow, too large, unreadable.
+BODY_ERRORS = (408, 413, 422)
+
+
+def session(request: Request) -> Iterator[Session]:
+    with request.app.state.sessions() as s:
+        yield s
+
+
+def count_request(app: FastAPI, scope: str, client: str) -> None:
+    """Count one request of ``scope`` against the client's rate limit; 429 past it."""
+    wait = app.state.limiters[scope].check(scope, client)
+    if wait is not None:
+        raise ClientError(429, f"too many requests; try again in {wait} s", {"Retry-After": str(wait)})
+
+
+def limited(scope: str):  # type: ignore[no-untyped-def]
+    """A dependency that counts one request of ``scope`` against the client's rate limit."""
+
+    def check(request: Request) -> None:
+        count_request(request.app, scope, client_address(request))
+
+    return Depends(check)
+
+
+def replay_charge(app: FastAPI, client: str) -> Callable[[], AbstractContextManager[None]]:
+    """What a retry from far back costs: a replay, counted like a finish and measured against
+    the client's CPU budget (``with charge(): ...replay...``)."""
+
+    @contextmanager
+    def charge() -> Iterator[None]:
+        count_request(app, "games", client)
+        with app.state.cpu_budget.spend(client, "retry"):
+            yield
+
+    return charge
+
+
+Db = Annotated[Session, Depends(session)]
+GameId = Annotated[str, Path(max_length=64)]
+Client = Annotated[str, Depends(client_address)]

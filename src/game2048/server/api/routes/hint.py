@@ -1,0 +1,29 @@
+"""The solver's move for a bare position (practice and tools; a game in play asks through its game)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from ...errors import ClientError, responses
+from ..deps import BODY_ERRORS, Client, limited
+from ..schemas import HintIn, HintOut
+
+router = APIRouter(prefix="/api")
+
+
+@router.post("/hint", response_model=HintOut, dependencies=[limited("hint")],
+             responses=responses(*BODY_ERRORS, 429))
+def hint(body: HintIn, request: Request, client: Client) -> HintOut:
+    """The solver's move for a position, and its score for every legal direction."""
+    from ....game import Game
+    from ....solver import analyse
+
+    if len(body.board) != body.size:
+        raise ClientError(422, f"a board of size {body.size} needs {body.size} rows, got {len(body.board)}")
+    try:
+        Game.from_board(body.board)
+    except ValueError as exc:
+        raise ClientError(422, f"not a board: {exc}") from None
+    with request.app.state.hint_budget.spend(client, "hint"):
+        move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
+    return HintOut(move=move, scores=scores)  # type: ignore[arg-type]

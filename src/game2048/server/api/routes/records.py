@@ -1,0 +1,30 @@
+"""Practice records: a game the client dealt itself, replayed and kept, never ranked."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from ...errors import responses
+from ...records import practice
+from ...records import records as games
+from ..deps import BODY_ERRORS, Db, Verifier, limited
+from ..schemas import RecordIn, RecordKeptOut
+
+router = APIRouter(prefix="/api")
+
+
+@router.post("/records", status_code=201, response_model=RecordKeptOut,
+             responses=responses(*BODY_ERRORS, 429), dependencies=[limited("games")])
+def keep_record(body: RecordIn, request: Request, db: Db, verify: Verifier) -> RecordKeptOut:
+    """Keep a practice game (a seed the client chose, offline play, a position): replayed, never ranked.
+
+    A record that does not replay, or whose replay does not score `score`, is a
+    422. The replay's CPU time counts against the client's CPU budget (429 when
+    spent); a refused record costs several times its replay, and the same record
+    sent again is refused at once.
+    """
+    games.check_name(body.name)  # before the replay: a bad name is not a bad record
+    start = None if body.start is None else (body.start.board, body.start.score)
+    with verify("record", body.size, body.seed, body.log, body.score, start):
+        kept = practice.keep(db, body.size, body.seed, body.log, body.score, body.name, start=start)
+    return RecordKeptOut(id=kept.id, verified=True, ranked=False, score=kept.score, max_tile=kept.max_tile)

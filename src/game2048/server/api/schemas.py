@@ -1,0 +1,199 @@
+"""The API's typed requests and answers: every body is checked here, at the edge.
+
+Strict models: "4" is not 4 and true is not 1. The bounds come from the
+project's one table of limits (``game2048.limits``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ...limits import MAX_LOG, MAX_MOVES, MAX_SEED, MAX_SIZE, MIN_SIZE, NAME_MAX
+from ...rules import Direction
+from ...solver.review import Class
+from ..live import mover as live
+from ..records.records import Mode, RecordMode
+
+
+class _Strict(BaseModel):
+    # "4" is not 4 and true is not 1: a wrong type is the client's mistake to hear about
+    model_config = ConfigDict(strict=True)
+
+
+class NewGameIn(_Strict):
+    size: int = Field(4, ge=MIN_SIZE, le=MAX_SIZE, description="Board size: 3, 4, 5 or 6.")
+    mode: Mode = Field("classic", description="classic: a fresh random seed; daily: the day's shared seed.")
+
+
+Board = list[list[int]]
+NAME_HELP = (f"Nickname, 1 to {NAME_MAX} characters after cleaning (see `game2048.server.records.names`); "
+             "a refused name answers 422 with a `code` that starts with `name_`.")
+Token = Field(max_length=128, description="The token from POST /api/games; it is never put in a URL.")
+
+
+class TileOut(BaseModel):
+    row: int = Field(description="0-based, from the top.")
+    col: int = Field(description="0-based, from the left.")
+    value: int = Field(description="2 or 4.")
+
+
+class PositionOut(BaseModel):
+    at: int = Field(description="The length of the game's log (moves and undos) after this answer.")
+    board: Board = Field(description="Rows of tile values, 0 for empty, the new tile included.")
+    score: int
+    over: bool = Field(description="No move changes the board.")
+    won: bool = Field(description="The target tile was reached at least once.")
+    undos_left: int
+    ranked: bool = Field(description="No undo was used (hint or autoplay, told at the finish, unrank too).")
+    tile: TileOut | None = Field(None, description=(
+        "Where the tile dealt by the last letter landed; null when that letter was an undo, or in a state."))
+
+    @classmethod
+    def of(cls, p: live.Position) -> PositionOut:
+        tile = None if p.tile is None else TileOut(row=p.tile[0], col=p.tile[1], value=p.tile[2])
+        return cls(at=p.at, board=p.board, score=p.score, over=p.over, won=p.won, undos_left=p.undos_left,
+                   ranked=p.ranked, tile=tile)
+
+
+class NewGameOut(BaseModel):
+    id: str
+    token: str = Field(description="Send it with every move and the finish; keep it out of URLs.")
+    size: int
+    mode: Mode
+    date: dt.date | None = Field(None, description="The UTC date of a daily game.")
+    board: Board = Field(description="The opening: two tiles the server dealt.")
+    score: int
+    at: int
+    undos_left: int
+    over: bool
+    won: bool
+
+
+class MovesIn(_Strict):
+    token: str = Token
+    at: int = Field(ge=0, le=MAX_LOG, description="The length of the game's log as the client knows it.")
+    moves: str = Field(min_length=1, max_length=MAX_MOVES,
+                       description=f"1 to {MAX_MOVES} letters: U D L R moves, Z undo; applied in order.")
+
+
+class TokenIn(_Strict):
+    token: str = Token
+
+
+class StateOut(PositionOut):
+    log: str = Field(description="The game's log so far.")
+
+
+class FinishIn(_Strict):
+    token: str = Token
+    name: str = Field(max_length=200, description=NAME_HELP)
+    log: str | None = Field(None, max_length=MAX_LOG, description=(
+        "Optional: the log as the client has it. It must be the server's log (409 otherwise), "
+        f"or go on from it by at most {MAX_MOVES} letters, which are played first."))
+    helped: bool = Field(False, description="True if a solver hint or autoplay chose a move: not ranked.")
+
+
+class FinishOut(BaseModel):
+    verified: bool
+    ranked: bool
+    score: int
+    max_tile: int
+    rank: int | None = Field(description="Place on the leaderboard when it finished; null when not ranked.")
+    seed: int | None = Field(description="The game's seed, now public; null for a daily game until its "
+                                         "UTC day is over (everyone plays that seed today).")
+
+
+class StartIn(_Strict):
+    board: Board = Field(max_length=6, description="The position the game began from.")
+    score: int = Field(0, ge=0, lt=MAX_SEED, description="Its score at the start.")
+
+
+class StartOut(BaseModel):
+    board: Board
+    score: int
+
+
+class RecordIn(_Strict):
+    size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
+    seed: int = Field(ge=0, lt=MAX_SEED)
+    log: str = Field(max_length=MAX_LOG, description="Moves U D L R and undos Z, in order.")
+    score: int = Field(ge=0, lt=MAX_SEED, description="The score the player saw.")
+    name: str = Field(max_length=200, description=NAME_HELP)
+    start: StartIn | None = Field(None, description="For a game begun from a position (the browser's load).")
+
+
+class RecordKeptOut(BaseModel):
+    id: str
+    verified: bool
+    ranked: bool = Field(description="Always false: practice games are kept and shown, never ranked.")
+    score: int
+    max_tile: int
+
+
+class EntryOut(BaseModel):
+    rank: int
+    name: str
+    score: int
+    max_tile: int
+    moves: int
+    game_id: str | None = Field(description="Links to /games/{id}; null while a daily game's day lasts.")
+    finished_at: dt.datetime
+
+
+class LeaderboardOut(BaseModel):
+    size: int
+    mode: Mode
+    date: dt.date | None
+    entries: list[EntryOut]
+
+
+class RecordOut(BaseModel):
+    id: str
+    size: int
+    seed: int
+    mode: RecordMode
+    date: dt.date | None
+    log: str
+    score: int
+    max_tile: int
+    moves: int
+    ranked: bool
+    name: str
+    finished_at: dt.datetime
+    start: StartOut | None = Field(None, description="Where a practice game began; null for an opening.")
+
+
+class HintIn(_Strict):
+    size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
+    board: list[list[int]] = Field(max_length=6, description="Rows of tile values, 0 for empty.")
+
+
+class HintOut(BaseModel):
+    move: Literal["up", "down", "left", "right"] | None = Field(description="null when no move is legal.")
+    scores: dict[str, float]
+
+
+class MoveOut(BaseModel):
+    n: int = Field(description="1-based position of the move's letter in the log (undos count).")
+    played: Direction
+    best: Direction = Field(description="The solver's move; equal to played when the played move is as good.")
+    loss: float = Field(ge=0, description="0 exactly when played == best; see docs/review.md.")
+    class_: Class = Field(alias="class")
+
+
+class ReviewOut(BaseModel):
+    size: int
+    seed: int
+    preset: str
+    accuracy: float = Field(ge=0, le=100)
+    counts: dict[Class, int]
+    moves: list[MoveOut] = Field(description="One entry per U D L R letter of the log, in order.")
+
+
+class PendingOut(BaseModel):
+    status: Literal["pending"]
+    done: int = Field(description="Moves graded so far.")
+    total: int = Field(description="Moves to grade.")

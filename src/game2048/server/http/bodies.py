@@ -1,0 +1,84 @@
+"""Bodies the server cannot read are refused at the door, in the API's error shape.
+
+Pure ASGI middleware behind ``BodyLimit`` (so the body is already whole and
+bounded): a request that carries a body must send it as ``application/json``,
+in UTF-8, with numbers of at most ``MAX_DIGITS`` digits, no ``NaN`` or
+``Infinity``, and nesting no deeper than the parser allows. Anything else is
+422 with a message that says which, the same status as a body that does not
+fit its schema, so a client has one rule to learn.
+"""
+
+from __future__ import annotations
+
+import json
+
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..errors import send_error
+from .bodylimit import replaying
+
+#: No number in any request comes near this (seeds and scores are below 2^53, 16 digits).
+MAX_DIGITS = 40
+
+
+class _Unreadable(ValueError):
+    pass
+
+
+def _number(text: str) -> float:
+    if len(text) > MAX_DIGITS:
+        raise _Unreadable(f"a number in the body has {len(text)} characters; at most {MAX_DIGITS} are read")
+    return float(text) if any(c in text for c in ".eE") else int(text)
+
+
+def _constant(name: str) -> float:
+    raise _Unreadable(f"{name} is not a JSON number")
+
+
+def problem(content_type: bytes | None, body: bytes) -> str | None:
+    """Why ``body`` cannot be read as JSON, or None when it can.
+
+    >>> problem(b"application/json", b'{"size": 4}') is None
+    True
+    >>> problem(b"text/plain", b'{"size": 4}')
+    'send the body as application/json (got text/plain)'
+    >>> problem(b"application/json", b"\\xff")
+    'the body is not UTF-8 text'
+    """
+    kind = (content_type or b"").split(b";")[0].strip().lower()
+    if kind != b"application/json" and not kind.endswith(b"+json"):
+        got = kind.decode("latin-1") or "no content type"
+        return f"send the body as application/json (got {got})"
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "the body is not UTF-8 text"
+    try:
+        json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
+    except _Unreadable as exc:
+        return str(exc)
+    except RecursionError:
+        return "the body is nested too deeply"
+    except ValueError as exc:
+        return f"the body is not valid JSON: {exc}"
+    return None
+
+
+class ReadableBodies:
+    """Refuse (422) a request whose body is not readable JSON; pass everything else on."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
+            await self.app(scope, receive, send)
+            return
+        message = await receive()
+        body = message.get("body", b"") if message["type"] == "http.request" else b""
+        if body:
+            why = problem(dict(scope["headers"]).get(b"content-type"), body)
+            if why is not None:
+                await send_error(send, 422, why)
+                return
+        await self.app(scope, replaying([message], then=receive), send)

@@ -1,0 +1,297 @@
+"""Ranked games in play: the server deals every tile, and keeps the seed until the finish.
+
+``start`` issues a game and answers its opening board; ``play`` applies moves
+to it (the one function that the HTTP route, the WebSocket and the finish
+call); ``state`` says where a game stands; ``finish`` turns it into its
+record, checked by the server's own replay, and reveals the seed.
+
+A move costs the same however long the game is: the store keeps a snapshot
+of the position (``Game.snapshot``) beside the log, and new letters are
+applied to it. ``at`` is the length of the log; a request names the ``at`` it
+was made from, so a retry is recognised and answered as the first time, and
+a fork (other letters from an earlier ``at``) is refused.
+
+>>> deadline_for("daily", date(2026, 3, 1)).isoformat()
+'2026-03-02T00:10:00+00:00'
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+from time import monotonic, thread_time
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from ...game import Game
+from ...limits import MAX_LOG, MAX_MOVES
+from ...record import refusal, replay
+from ...rules import LETTERS, SIZES, UNDO_LETTER
+from ..errors import ClientError
+from ..ops import metrics
+from ..records.records import MODES, Finished, Mode, check_name, could_be_game_id, finish_answer
+from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
+from .stores import Live, LiveStore, utc_now
+
+#: Moves in a daily game are accepted until its UTC day ends plus this.
+DAILY_GRACE = timedelta(minutes=10)
+#: Times a request re-reads a game that another request changed at the same moment.
+ATTEMPTS = 3
+#: A finish keeps reading the game again for this many seconds while moves still land on it:
+#: they become part of the record (each attempt replays only those), rather than a 409 for a
+#: player whose last moves were still arriving. Only the token's holder can make those moves.
+FINISH_SECONDS = 2.0
+_LETTERS = frozenset(LETTERS.values()) | {UNDO_LETTER}
+#: What a replay for a retry from far back is run inside: ``with charge(): ...`` counts its cost.
+Charge = Callable[[], AbstractContextManager[None]]
+
+
+class _Recent:
+    """Games this process saved lately, by (id, at): the next move usually comes here again
+    (a WebSocket stays with one worker), and then needs no resuming from the snapshot.
+
+    Sound because the log only grows: a game has one position for each ``at``,
+    ever. A game is taken out while a request works on it and put back under
+    its new ``at`` once that is saved.
+    """
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self._games: OrderedDict[tuple[str, int], Game] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, game_id: str, at: int) -> Game | None:
+        with self._lock:
+            return self._games.pop((game_id, at), None)
+
+    def put(self, game_id: str, at: int, game: Game) -> None:
+        with self._lock:
+            self._games[(game_id, at)] = game
+            if len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+
+_recent = _Recent()
+
+
+@dataclass(frozen=True)
+class Position:
+    """The answer to a move: where the game stands after it."""
+
+    at: int
+    board: list[list[int]]
+    score: int
+    over: bool
+    won: bool
+    undos_left: int
+    ranked: bool
+    #: Where the last letter's tile landed, ``(row, col, value)``; None after an undo or at the opening.
+    tile: tuple[int, int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Started:
+    id: str
+    token: str
+    size: int
+    mode: Mode
+    date: date | None
+    position: Position
+
+
+def deadline_for(mode: str, day: date | None) -> datetime | None:
+    """The last moment a move of this game is accepted (None: no limit)."""
+    if mode != "daily" or day is None:
+        return None
+    return datetime.combine(day + timedelta(days=1), time(0), UTC) + DAILY_GRACE
+
+
+def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None) -> Position:
+    return Position(at, game.board, game.score, game.over, game.won, game.undos_left, game.ranked,
+                    tile or game.last_tile())
+
+
+def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str | None = None,
+          daily_tries: int = 3, now: datetime | None = None) -> Started:
+    """Issue a game: a random seed (classic) or the day's shared one (daily), kept on the server.
+
+    A daily game counts against ``daily_tries`` for ``client`` (its address),
+    size and UTC day: 429 beyond. The answer has no seed and nothing else the
+    spawns could be worked out from.
+    """
+    if size not in SIZES:
+        raise ClientError(422, f"size must be one of {', '.join(map(str, SIZES))}, got {size}")
+    if mode not in MODES:
+        raise ClientError(422, f"mode must be 'classic' or 'daily', got {mode!r}")
+    now = now or utc_now()
+    day = now.date() if mode == "daily" else None
+    if day is not None and client is not None and not store.count_try(
+        client_key(secret, client), day, size, daily_tries
+    ):
+        wait = int((datetime.combine(day + timedelta(days=1), time(0), UTC) - now).total_seconds()) + 1
+        raise ClientError(429, f"you have started today's {size}x{size} daily game {daily_tries} times; "
+                               "the next one comes at 00:00 UTC", {"Retry-After": str(wait)})
+    seed = daily_seed(secret, day, size) if day else classic_seed()
+    game = Game(size, seed)
+    live = Live(new_game_id(), size, seed, mode, day, 0, "", game.snapshot())
+    store.create(live, now)
+    return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game))
+
+
+def _open(store: LiveStore, secret: str, game_id: str, token: str) -> Live:
+    live = store.load(game_id) if could_be_game_id(game_id) else None
+    if live is None:
+        raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
+                               "start one with POST /api/games")
+    if not check_token(secret, game_id, token):
+        raise ClientError(403, "the token does not belong to this game")
+    return live
+
+
+def _in_play(live: Live) -> dict[str, object]:
+    if live.finished:
+        raise ClientError(409, "this game is finished; start a new one")
+    if live.snapshot is None:
+        raise ClientError(409, "this game was started before the server dealt the tiles; start a new one")
+    return live.snapshot
+
+
+def _check_letters(moves: str) -> None:
+    if not 1 <= len(moves) <= MAX_MOVES:
+        raise ClientError(422, f"moves must be 1 to {MAX_MOVES} letters, got {len(moves)}")
+    for i, letter in enumerate(moves):
+        if letter not in _LETTERS:
+            raise ClientError(422, f"move {i + 1} is {letter!r}, not U, D, L, R or Z; nothing was applied")
+
+
+def _apply(game: Game, moves: str) -> None:
+    """Play ``moves`` on ``game``, or ClientError (422) naming the first one the rules refuse
+    (``game`` is then part-way and must be thrown away)."""
+    i = game.play(moves)
+    if i != len(moves):
+        raise ClientError(422, f"letter {i + 1} of the moves: {refusal(game, moves[i])}; nothing was applied")
+
+
+def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
+         now: datetime | None = None, charge: Charge | None = None) -> Position:
+    """Apply ``moves`` (1 to 64 of U D L R Z) to the game at log length ``at``.
+
+    All or nothing: an unknown letter, a move the rules refuse or a fourth
+    undo is a 422 and nothing is applied. ``at`` behind the game with exactly
+    the letters played from there is a retry: the same answer as the first
+    time (the last answer costs nothing; an older one is worked out by a
+    replay, run inside ``with charge():``, so it counts against the client's
+    limits). Other letters from behind (a fork), or ``at`` ahead
+    of the game, are a 409, as are moves in a finished game and moves in a
+    daily game after its day ended plus 10 minutes.
+    """
+    _check_letters(moves)
+    if at < 0:
+        raise ClientError(422, f"at must be 0 or more, got {at}")
+    now = now or utc_now()
+    for _ in range(ATTEMPTS):
+        live = _open(store, secret, game_id, token)
+        snapshot = _in_play(live)
+        new = moves
+        if at > live.at:
+            raise ClientError(409, f"at is {at} but the game has {live.at} moves; "
+                                   "ask for its state and go on from there")
+        if at < live.at:
+            played = live.log[at:]
+            if played.startswith(moves):  # a retry: these letters are what was played from `at`
+                return _answer_at(live, at + len(moves), charge)
+            if not moves.startswith(played):
+                raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
+                                       "fork (undo is the only way back)")
+            new = moves[len(played):]  # a retry that goes on past what was played
+        if live.at + len(new) > MAX_LOG:
+            raise ClientError(409, f"this game has reached the longest log kept ({MAX_LOG} moves and undos); "
+                                   "finish it")
+        deadline = deadline_for(live.mode, live.day)
+        if deadline is not None and now > deadline:
+            raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
+                                   "finish it to rank the position it reached")
+        cpu = thread_time()
+        game = _recent.take(live.id, live.at) or Game.resume(snapshot)
+        _apply(game, new)
+        # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
+        saved = Live(live.id, live.size, live.seed, live.mode, live.day, live.at + len(new), live.log + new,
+                     {**game.snapshot(), "tile": game.last_tile()})
+        if store.save(saved, live.at, now):
+            _recent.put(saved.id, saved.at, game)
+            metrics.count_moves(len(new), thread_time() - cpu)
+            return _position(saved.at, game)
+    raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
+
+
+def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:
+    if at == live.at:
+        tile = live.snapshot.get("tile")  # type: ignore[union-attr]
+        return _position(at, Game.resume(live.snapshot), tuple(tile) if tile else None)  # type: ignore[arg-type]
+    with charge() if charge is not None else nullcontext():
+        return _position(at, replay(live.size, live.seed, live.log[:at]))
+
+
+@dataclass(frozen=True)
+class State:
+    position: Position
+    log: str
+
+
+def state(store: LiveStore, secret: str, game_id: str, *, token: str) -> State:
+    """Where the game stands, and its log so far (for the player who holds the token)."""
+    live = _open(store, secret, game_id, token)
+    game = Game.resume(_in_play(live))
+    return State(_position(live.at, game), live.log)
+
+
+def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
+           name: str, log: str | None = None, helped: bool = False, now: datetime | None = None,
+           charge: Charge | None = None) -> Finished:
+    """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
+
+    ``log``, if sent, must be the server's log (409 otherwise); it may go on
+    past it by up to 64 letters, which are played first as by ``play``. A game
+    that used undo, or that the player marks ``helped`` (hint or autoplay), is
+    kept but not ranked. Finishing a finished game again gives the same answer
+    (a lost answer can be asked for again). A daily game's seed stays hidden
+    (None) while its day lasts.
+    """
+    name = check_name(name)
+    now = now or utc_now()
+    game: Game | None = None  # the replay so far: a move that lands meanwhile only extends it
+    until = monotonic() + FINISH_SECONDS
+    while monotonic() < until:
+        live = _open(store, secret, game_id, token)
+        if live.finished:
+            if log is not None and log != live.log:
+                raise ClientError(409, "this game was finished with another log")
+            with sessions() as session:
+                return finish_answer(session, live.id)
+        snapshot = _in_play(live)
+        if log is not None and log != live.log:
+            if not log.startswith(live.log) or len(log) - len(live.log) > MAX_MOVES:
+                raise ClientError(409, "the log differs from the moves this game was dealt")
+            play(store, secret, game_id, token=token, at=live.at, moves=log[live.at:], now=now, charge=charge)
+            continue
+        # the server's own replay is the verification; the log only grows, so a later attempt
+        # replays only the letters played since the last one
+        if game is None or not live.log.startswith(game.log):
+            game = replay(live.size, live.seed, live.log)
+        else:
+            since = live.log[len(game.log):]
+            if game.play(since) != len(since):
+                raise RuntimeError(f"game {live.id}: its log does not replay")
+        if (game.board, game.score) != (snapshot["board"], snapshot["score"]):
+            raise RuntimeError(f"game {live.id}: the replay of its log is not its position")
+        ranked = game.ranked and not helped
+        record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
+                  "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked}
+        if store.finish(live, live.at, record):
+            with sessions() as session:
+                return finish_answer(session, live.id)
+    raise ClientError(409, "the game changed while it was being finished; try again")

@@ -1,0 +1,54 @@
+"""What the server issues: classic seeds, daily seeds, game ids and game tokens.
+
+Daily seeds and tokens are HMAC-SHA256 of the server's secret, so every worker
+that shares the secret agrees on them and nobody without it can predict them.
+
+>>> daily_seed("k", date(2026, 1, 1), 4) == daily_seed("k", date(2026, 1, 1), 4)
+True
+>>> daily_seed("k", date(2026, 1, 1), 4) != daily_seed("k", date(2026, 1, 1), 5)
+True
+>>> check_token("k", "abc", game_token("k", "abc"))
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import date
+
+from ...spawn import MAX_SEED
+
+
+def _mac(secret: str, message: str) -> bytes:
+    return hmac.new(secret.encode(), message.encode(), hashlib.sha256).digest()
+
+
+def classic_seed() -> int:
+    """A fresh random seed, 0 <= seed < 2^53."""
+    return secrets.randbelow(MAX_SEED)
+
+
+def daily_seed(secret: str, day: date, size: int) -> int:
+    """The seed everyone gets for the daily game of ``day`` (UTC) on a size x size board."""
+    return int.from_bytes(_mac(secret, f"daily:{day.isoformat()}:{size}")[:8], "big") % MAX_SEED
+
+
+def new_game_id() -> str:
+    """A random id, 12 URL-safe characters (72 bits): not guessable, not a counter."""
+    return secrets.token_urlsafe(9)
+
+
+def game_token(secret: str, game_id: str) -> str:
+    """The token that proves the holder started game ``game_id``; needed to finish it."""
+    return _mac(secret, f"token:{game_id}")[:18].hex()
+
+
+def check_token(secret: str, game_id: str, token: str) -> bool:
+    return hmac.compare_digest(game_token(secret, game_id).encode(), token.encode("utf-8", "replace"))
+
+
+def client_key(secret: str, address: str) -> str:
+    """What the server keeps of a client address to count its daily tries: a keyed hash, not the address."""
+    return _mac(secret, f"client:{address}").hex()

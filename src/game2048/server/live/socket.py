@@ -1,0 +1,116 @@
+"""The WebSocket ``/api/games/{id}/play``: the HTTP requests of a game in play, one message each.
+
+Each client message is a JSON object with an ``op``:
+
+- ``{"op": "moves", "token", "at", "moves"}`` answers like ``POST .../moves``;
+- ``{"op": "state", "token"}`` like ``POST .../state``;
+- ``{"op": "finish", "token", "name", "log"?, "helped"?}`` like ``POST .../finish``.
+
+Each answer echoes ``op`` and carries exactly the HTTP answer's fields, or
+``{"op", "status", "error"}`` (the HTTP status and error) for a refusal. The
+socket stays open after a refusal; a message that is not JSON, or not one of
+these, gets a 422 answer of the same shape. Answers come in the order of the
+messages, so a client may send moves before the last answer is in.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, ValidationError
+
+from ..api.deps import count_request, replay_charge
+from ..api.schemas import FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn
+from ..config import MAX_MESSAGE
+from ..errors import ClientError, describe_validation
+from ..limits.address import client_address
+from ..records.records import check_name
+from . import mover as live
+
+router = APIRouter()
+log = logging.getLogger(__name__)
+
+_REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "finish": FinishIn}
+
+
+@router.websocket("/api/games/{game_id}/play")
+async def play_socket(websocket: WebSocket, game_id: str) -> None:
+    await websocket.accept()
+    app = websocket.app
+    client = client_address(websocket)
+    limit = MAX_MESSAGE  # as uvicorn's ws_max_size: the same refusal under any server
+    while True:
+        try:
+            message = await websocket.receive()
+        except WebSocketDisconnect:
+            return
+        if message["type"] == "websocket.disconnect":
+            return
+        text = message.get("text")
+        if text is None:
+            answer: dict[str, Any] = {"op": None, "status": 422, "error": "send JSON text messages"}
+        elif len(text.encode()) > limit:
+            answer = {"op": None, "status": 413, "error": f"the message is over the {limit} byte limit"}
+        else:
+            answer = await _answer(app, client, game_id[:64], text)
+        try:
+            await websocket.send_text(json.dumps(answer, separators=(",", ":")))
+        except (WebSocketDisconnect, RuntimeError):
+            return
+
+
+async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, Any]:
+    op = None
+    try:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ClientError(422, "the message is not valid JSON") from None
+        if not isinstance(data, dict):
+            raise ClientError(422, "the message must be a JSON object with an op")
+        op = data.pop("op", None)
+        model = _REQUESTS.get(op) if isinstance(op, str) else None
+        if model is None:
+            op = op if isinstance(op, str) and len(op) <= 16 else None
+            raise ClientError(422, "op must be 'moves', 'state' or 'finish'")
+        try:
+            body = model.model_validate(data)
+        except ValidationError as exc:
+            raise ClientError(422, describe_validation(exc.errors())) from None
+        if op == "moves" and app.state.store.in_process:
+            # an SQLite move takes well under a millisecond in this process: handing it to a
+            # thread would cost more than the move itself
+            fields = _run(app, client, game_id, op, body)
+        else:
+            fields = await run_in_threadpool(_run, app, client, game_id, op, body)
+    except ClientError as exc:
+        refusal = {"op": op, "status": exc.status, "error": exc.message}
+        return refusal | ({"code": exc.code} if exc.code else {})
+    except Exception:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
+        log.exception("unhandled error on the play socket")
+        return {"op": op, "status": 500, "error": "internal error; nothing was stored"}
+    return {"op": op, **fields}
+
+
+def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
+    # counted here, off the event loop: with REDIS_URL the count is a round trip to Redis
+    count_request(app, "games" if op == "finish" else "moves", client)
+    state = app.state
+    charge = replay_charge(app, client)
+    if op == "moves":
+        p = live.play(state.store, state.secret, game_id, token=body.token, at=body.at, moves=body.moves,
+                      charge=charge)
+        return PositionOut.of(p).model_dump()
+    if op == "state":
+        now = live.state(state.store, state.secret, game_id, token=body.token)
+        return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
+    name = check_name(body.name)  # before any work: a bad name is not a bad game
+    with state.cpu_budget.spend(client, "finish"):  # the finish's replay counts as over HTTP
+        done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
+                           log=body.log, helped=body.helped, charge=charge)
+    state.answers.clear()
+    return FinishOut(**vars(done)).model_dump()

@@ -1,0 +1,1 @@
+"""Operations: the probes (/healthz, /readyz), Prometheus metrics and /metrics."""

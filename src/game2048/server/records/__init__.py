@@ -1,0 +1,1 @@
+"""Finished games: records and who may see them, leaderboards, practice records and player names."""

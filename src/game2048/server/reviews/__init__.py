@@ -1,0 +1,1 @@
+"""Reviews of finished games: queued once, made by background workers, kept."""

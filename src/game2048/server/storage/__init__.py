@@ -1,0 +1,1 @@
+"""The database: the engine and migrations (``db``), the tables (``models``)."""

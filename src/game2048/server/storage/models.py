@@ -1,0 +1,104 @@
+"""The database tables (SQLAlchemy 2). The schema itself is made by the Alembic migrations."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from ...limits import NAME_MAX
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    """One game: issued by the server (classic, daily) or sent finished (practice).
+
+    While a game is in play, ``at`` is the length of its log, ``log`` the log so
+    far and ``live`` its position (``Game.snapshot`` as JSON); each move
+    rewrites them together, only if ``at`` is still what the mover read. The
+    finish fields stay empty until it is finished, when ``live`` is dropped.
+    (With ``REDIS_URL`` the game in play lives in Redis instead, see ``live_store``.)
+    """
+
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    size: Mapped[int] = mapped_column(Integer)
+    mode: Mapped[str] = mapped_column(String(8))
+    #: The UTC date of a daily game; None for a classic one.
+    day: Mapped[date | None] = mapped_column(Date, nullable=True)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    name: Mapped[str | None] = mapped_column(String(NAME_MAX), nullable=True)
+    log: Mapped[str | None] = mapped_column(Text, nullable=True)
+    score: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    max_tile: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    moves: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    ranked: Mapped[bool] = mapped_column(Boolean, default=False)
+    at: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    live: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: The last move (or the start); games idle for GAME2048_IDLE_DAYS are removed.
+    touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The place a ranked game took on its leaderboard when it finished (the finish answer says it again).
+    finish_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: A practice game from a position: ``{"board": rows, "score": n}`` as JSON; None for an opening.
+    start: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+    __table_args__ = (
+        Index("ix_games_board", "size", "mode", "day", "ranked", "score", "finished_at"),
+        Index("ix_games_touched", "touched_at"),
+    )
+
+
+class DailyTryRow(Base):
+    """Daily games started per client, size and day; the client is a keyed hash of its address."""
+
+    __tablename__ = "daily_tries"
+
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    day: Mapped[date] = mapped_column(Date, primary_key=True)
+    size: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tries: Mapped[int] = mapped_column(Integer)
+
+
+class SecretRow(Base):
+    """Server-wide values made once and shared by every worker (the signing secret)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+class ReviewRow(Base):
+    """The solver's review of one finished game: queued, running, done or failed (``server/reviews.py``)."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    status: Mapped[str] = mapped_column(String(8))
+    preset: Mapped[str] = mapped_column(String(8))
+    #: Who asked first (the client address), for the per-client limit on waiting reviews.
+    client: Mapped[str] = mapped_column(String(64))
+    #: Moves to grade, and how many are graded so far.
+    total: Mapped[int] = mapped_column(Integer)
+    done: Mapped[int] = mapped_column(Integer, default=0)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    requested_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The process that claimed the review, and when it last showed it is still at work.
+    worker: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    heartbeat_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    #: The review as JSON text (``game2048.solver.review``'s dict), once done.
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+    __table_args__ = (
+        Index("ix_reviews_queue", "status", "requested_at"),
+        Index("ix_reviews_client", "client", "status"),
+    )

@@ -1,0 +1,137 @@
+"""Languages of the site: which one a request gets, and the short interface strings.
+
+Every page extends ``templates/base.html``, which needs ``lang``, ``dir``, ``t``
+(this module's strings for the language), ``languages`` (the chooser links) and
+``active`` (the navigation key of the page). ``page_context`` builds all of it:
+
+    from .i18n import page_context, pick_language, strings
+
+    lang = pick_language(request)           # ?lang= > cookie "lang" > Accept-Language > en
+    t = strings(lang)                       # t["nav_rules"] == "Rules" for "en"
+    ctx = page_context(request, "leaderboard")   # everything base.html reads
+
+``game2048.site.render.render`` does the rest (template look-up, the ``lang``
+cookie, ``Vary``). Long texts (the rules, the prose of the content pages) are templates
+of their own, one per language, under ``templates/pages/``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+LANGUAGES: tuple[str, ...] = ("en", "he", "ru", "th")
+DEFAULT_LANGUAGE = "en"
+RTL: frozenset[str] = frozenset({"he"})
+#: Each language's name in itself, for the chooser.
+NATIVE_NAMES: dict[str, str] = {"en": "English", "he": "עברית", "ru": "Русский", "th": "ไทย"}
+COOKIE = "lang"
+
+STRINGS_DIR = Path(__file__).resolve().parent / "strings"
+#: Every interface string of the site's pages, ``STRINGS[lang][key]``: one JSON file a language
+#: (``strings/<lang>.json``), written like the game's own packs: ``{name}`` placeholders.
+STRINGS: dict[str, dict[str, str]] = {
+    code: json.loads((STRINGS_DIR / f"{code}.json").read_text(encoding="utf-8")) for code in LANGUAGES
+}
+
+
+def strategy_name(lang: str, name: str) -> str:
+    """A strategy's display name in ``lang`` (its code name if it has none)."""
+    return strings(lang).get(f"strategy_{name}", name)
+
+
+def _from_accept_language(header: str) -> str | None:
+    """The best supported language of an Accept-Language header, by its q values."""
+    best: tuple[float, int, str] | None = None
+    for position, part in enumerate(header.split(",")):
+        tag, _, params = part.strip().partition(";")
+        code = tag.strip().lower().split("-")[0]
+        if code == "iw":  # the old code for Hebrew, still sent by some browsers
+            code = "he"
+        if code not in LANGUAGES:
+            continue
+        q = 1.0
+        params = params.strip()
+        if params.startswith("q="):
+            try:
+                q = float(params[2:])
+            except ValueError:
+                q = 0.0
+        if q > 0 and (best is None or (q, -position) > (best[0], best[1])):
+            best = (q, -position, code)
+    return best[2] if best else None
+
+
+def pick_language(request: Any) -> str:
+    """The language for a request: ``?lang=``, then the ``lang`` cookie, then Accept-Language, then English.
+
+    Works with any object that has Starlette's ``query_params``, ``cookies`` and ``headers``.
+    """
+    for candidate in (request.query_params.get("lang"), request.cookies.get(COOKIE)):
+        if candidate in LANGUAGES:
+            return candidate
+    return _from_accept_language(request.headers.get("accept-language", "")) or DEFAULT_LANGUAGE
+
+
+def strings(lang: str) -> dict[str, str]:
+    """The interface strings of ``lang`` (English for an unknown language)."""
+    return STRINGS.get(lang, STRINGS[DEFAULT_LANGUAGE])
+
+
+def direction(lang: str) -> str:
+    """``rtl`` for right-to-left languages, else ``ltr``."""
+    return "rtl" if lang in RTL else "ltr"
+
+
+def language_links(
+    path: str, query: Mapping[str, str], current: str, origin: str = ""
+) -> list[dict[str, Any]]:
+    """One chooser link per language: the same page and query with ``lang`` replaced.
+
+    ``href`` is relative (for the chooser), ``absolute`` starts with ``origin``
+    (for ``<link rel="alternate" hreflang>``, which must be absolute).
+    """
+    links = []
+    for code in LANGUAGES:
+        params = {k: v for k, v in query.items() if k != "lang"}
+        params["lang"] = code
+        href = f"{path}?{urlencode(params)}"
+        links.append(
+            {
+                "code": code,
+                "name": NATIVE_NAMES[code],
+                "href": href,
+                "absolute": origin + href,
+                "current": code == current,
+            }
+        )
+    return links
+
+
+def _origin(request: Any) -> str:
+    """``scheme://host[:port]`` of the request (behind a proxy, as ``--proxy-headers`` reports it)."""
+    url = getattr(request, "url", None)
+    return f"{url.scheme}://{url.netloc}" if url is not None and url.netloc else ""
+
+
+def page_context(request: Any, active: str = "", lang: str | None = None) -> dict[str, Any]:
+    """Everything ``base.html`` reads: lang, dir, t, languages, active.
+
+    ``active`` is the navigation key of the page: play, leaderboard, rules,
+    strategy, boards or solver ("" for none).
+    """
+    lang = lang or pick_language(request)
+    origin = _origin(request)
+    rest = {k: v for k, v in request.query_params.items() if k != "lang"}
+    return {
+        "request": request,
+        "lang": lang,
+        "dir": direction(lang),
+        "t": strings(lang),
+        "languages": language_links(request.url.path, request.query_params, lang, origin),
+        "x_default": origin + request.url.path + (f"?{urlencode(rest)}" if rest else ""),
+        "active": active,
+    }

@@ -1,0 +1,102 @@
+"""The pages of finished games: the leaderboards, and the record and replay of one game."""
+
+from __future__ import annotations
+
+import json
+from datetime import date, timedelta
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ..record import positions, replay
+from ..rules import SIZES
+from ..server.errors import ClientError
+from ..server.http import conditional
+from ..server.http.cache import BoundedLRU
+from ..server.limits.address import client_address
+from ..server.records import records as games
+from ..server.records.records import MODES
+from .render import render
+
+router = APIRouter(include_in_schema=False)
+
+#: Games longer than this show their final board only: every frame is sent with the page.
+MAX_FRAMES = 3000
+LEADERBOARD_ROWS = 50
+#: The earliest day a date can name (the page's ``date`` parameter hides the class).
+FIRST_DAY = date.min
+#: What the replays of finished games' pages may hold in memory, per process. A finished
+#: game never changes, so its frames are computed once, not on every view.
+FRAMES_CACHE_BYTES = 32 * 1024 * 1024
+_frames_cache = BoundedLRU(FRAMES_CACHE_BYTES)
+
+def _day(text: str | None) -> date:
+    try:
+        return date.fromisoformat(text) if text else games.utc_today()
+    except ValueError:
+        return games.utc_today()
+
+
+@router.get("/leaderboard", response_class=HTMLResponse)
+def leaderboard_page(
+    request: Request, size: str = "4", mode: str = "classic", date: str | None = None
+) -> HTMLResponse:
+    """All-time and daily leaderboards per board size; a bad parameter falls back to the default."""
+    board_size = int(size) if size in {str(s) for s in SIZES} else 4
+    board_mode = mode if mode in MODES else "classic"
+    day = _day(date) if board_mode == "daily" else None
+    with request.app.state.sessions() as s:
+        entries = games.leaderboard(s, board_size, board_mode, day, LEADERBOARD_ROWS)  # type: ignore[arg-type]
+    today = games.utc_today()
+    return render(
+        request, "leaderboard.html", "leaderboard", entries=entries, size=board_size, mode=board_mode,
+        day=day, sizes=SIZES, modes=MODES,
+        prev_day=day - timedelta(days=1) if day and day > FIRST_DAY else None,
+        next_day=day + timedelta(days=1) if day and day < today else None,
+    )
+
+
+@router.get("/games/{game_id}", response_class=HTMLResponse)
+def game_page(request: Request, game_id: str) -> HTMLResponse:
+    """A finished game: who, what score, the record, and a step-by-step replay.
+
+    The page carries an ETag (304 to a client that has it) and its replay comes
+    from a bounded cache: a view costs a database read and a template, not a replay.
+    """
+    try:
+        with request.app.state.sessions() as s:
+            record = games.get_record(s, game_id[:64])
+    except ClientError:
+        return render(request, "game_missing.html", "leaderboard", status_code=404)
+    shown = _frames_cache.get(record.id)
+    if shown is None:
+        # a replay costs real CPU on a long game: it counts against the viewer's budget
+        with request.app.state.cpu_budget.spend(client_address(request), "page"):
+            shown = record_frames(record)
+    response = render(
+        request, "game.html", "leaderboard", record=record, stepper=len(record.log) <= MAX_FRAMES,
+        frames_json=shown,
+    )
+    return conditional.cached(request, response, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
+
+
+def record_frames(record: games.Record) -> str:
+    """A finished game's frames as its page sends them (JSON, see ``_replay_frames``), from the
+    bounded cache or replayed now and kept. A replay of a long game costs real CPU: call this
+    inside the viewer's ``cpu_budget.spend`` (the game page and the review page do)."""
+    shown = _frames_cache.get(record.id)
+    if shown is None:
+        shown = _replay_frames(record)
+        _frames_cache.put(record.id, shown, len(shown))
+    return shown  # type: ignore[return-value]
+
+
+def _replay_frames(record: games.Record) -> str:
+    """The page's frames as JSON, ``[{"b": flat board, "s": score}, ...]``: the opening and every
+    letter's position for a short game, the final position alone for a long one."""
+    if len(record.log) <= MAX_FRAMES:
+        walk = (game for _, game in positions(record.size, record.seed, record.log, **record.begins))
+    else:
+        walk = iter([replay(record.size, record.seed, record.log, **record.begins)])  # type: ignore[arg-type]
+    shown = [{"b": [v for row in game.board for v in row], "s": game.score} for game in walk]
+    return json.dumps(shown, separators=(",", ":"))

@@ -1,0 +1,142 @@
+"""The page /games/{id}/review: the solver's review of a finished game, drawn for a person.
+
+It asks ``reviews.review_for`` (which queues the review the first time) as the
+API does; drawing a made review's parts counts against the viewer's CPU budget
+and is cached, since a made review never changes.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
+
+from ..record import positions
+from ..record import undone as undone_moves
+from ..server.errors import ClientError
+from ..server.http import conditional
+from ..server.http.cache import BoundedLRU
+from ..server.limits.address import client_address
+from ..server.records.records import Record
+from ..server.reviews import queue as reviews
+from ..solver.review import ARROWS, CLASSES
+from .records import MAX_FRAMES, record_frames
+from .render import context, render, templates
+
+router = APIRouter(include_in_schema=False)
+
+
+#: Moves listed (and their boards sent) for a game too long to step through.
+WORST_SHOWN = 100
+#: Points on the chart at most: longer games are drawn in buckets.
+CHART_POINTS = 400
+#: Notation-style marks, so that a class is not told by colour alone.
+MARKS = {"best": "★", "good": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+#: What the review pages' drawn parts (move list, boards, chart) may hold in memory, per process,
+#: one entry per game and language: a made review never changes, so a page is drawn once, not on
+#: every view. Entries are strings, so their lengths are what they hold.
+PAGES_CACHE_BYTES = 16 * 1024 * 1024
+_pages = BoundedLRU(PAGES_CACHE_BYTES)
+
+
+@router.get("/games/{game_id}/review", response_class=HTMLResponse, include_in_schema=False)
+def review_page(request: Request, game_id: str) -> Response:
+    """The review page: accuracy, counts, a chart, and every move on the board with the better one.
+
+    A made review's page has an ETag (304 to a client that has it); its boards,
+    move list and chart come from a bounded cache, and drawing them counts
+    against the viewer's CPU budget, like the game page's replay.
+    """
+    with request.app.state.sessions() as db:
+        try:
+            record, row = reviews.review_for(db, game_id[:64], client_address(request), request.app.state)
+        except ClientError as exc:
+            if exc.status == 404:
+                return render(request, "game_missing.html", "leaderboard", status_code=404)
+            refused = render(request, "review.html", "leaderboard", status_code=exc.status, record=None,
+                              refused="busy" if exc.status == 429 else "full")
+            refused.headers.update(exc.headers or {})
+            return refused
+    if row.status != "done":
+        waiting = render(request, "review.html", "leaderboard", record=record, status=row.status,
+                          done=row.done, total=row.total, status_code=500 if row.status == "failed" else 200)
+        waiting.headers["Cache-Control"] = "no-store"
+        return waiting
+    ctx = context(request, "leaderboard")
+    key = (record.id, ctx["lang"])
+    drawn = _pages.get(key)
+    if drawn is None:
+        with request.app.state.cpu_budget.spend(client_address(request), "page"):
+            drawn = _drawn(ctx["t"], record, json.loads(row.result))
+        _pages.put(key, drawn, sum(len(v) for v in drawn.values()))
+    page = render(request, "review.html", "leaderboard", record=record, status="done", **drawn)
+    return conditional.cached(request, page, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
+
+
+def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[str, str]:
+    """The parts of a made review's page that cost CPU to draw: the summary, the
+    moves listed, the chart, and the JSON the page's script steps through (boards included)."""
+    from ..solver.review import move_accuracy, worst
+
+    moves = result["moves"]
+    undone = undone_moves(record.log)
+    stepper = len(record.log) <= MAX_FRAMES
+    listed = moves if stepper else sorted(worst(moves, WORST_SHOWN), key=lambda m: m["n"])
+    shown = [{**m, "undone": m["n"] in undone} for m in listed]
+    if stepper:  # the game page's frames: frame k is the board after k letters, before letter k + 1
+        after = json.loads(record_frames(record))
+        boards = [after[m["n"] - 1]["b"] for m in shown]
+    else:
+        before = _boards(record, shown)
+        boards = [before[m["n"]] for m in shown]
+    words = {key: t[key] for key in ("status", "undone", "board_label")}
+    words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
+    data = {"size": record.size, "moves": shown, "boards": boards, "t": words, "arrows": ARROWS}
+    parts: Any = templates.env.get_template("review_parts.html").module
+    return {
+        "summary_html": Markup(parts.summary(t, CLASSES, MARKS, result["accuracy"], result["counts"],
+                                             result["preset"])),
+        "moves_html": Markup(parts.moves(t, shown, MARKS, ARROWS)) if shown else Markup(""),
+        "worst_only": "" if stepper else "1",
+        # "</" would end the script element early; JSON allows the escaped slash
+        "data_json": json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
+        "chart": _chart(t, [move_accuracy(m["loss"]) for m in moves], moves) or Markup(""),
+    }
+
+
+def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]:
+    """The flat board before each of the ``shown`` moves, replaying once."""
+    wanted = {m["n"] for m in shown}
+    walk = positions(record.size, record.seed, record.log, **record.begins)
+    return {n + 1: [v for row in game.board for v in row] for n, game in walk if n + 1 in wanted}
+
+
+def _chart(t: dict[str, str], accuracies: list[float], moves: list[dict[str, Any]]) -> Markup | None:
+    """Smoothed accuracy along the game and its mistakes and blunders, at most ``CHART_POINTS`` points."""
+    from .charts import line_chart
+
+    count = len(moves)
+    if not count:
+        return None
+    bucket = -(-count // CHART_POINTS)
+    window = max(5, count // 40)
+    prefix = [0.0]
+    for a in accuracies:
+        prefix.append(prefix[-1] + a)
+    labels, line, dots = [], [], []
+    for start in range(0, count, bucket):
+        stop = min(start + bucket, count)
+        mid = (start + stop - 1) // 2
+        lo, hi = max(0, mid - window // 2), min(count, mid + window // 2 + 1)
+        labels.append(str(moves[mid]["n"]))
+        line.append(round((prefix[hi] - prefix[lo]) / (hi - lo), 1))
+        bad = [accuracies[i] for i in range(start, stop) if moves[i]["class"] in ("mistake", "blunder")]
+        dots.append(round(min(bad), 1) if bad else None)
+    series = [(t["chart_line"], line, True), (t["chart_dots"], dots, False)]
+    return line_chart(t["chart_title"], labels, series, y_range=(0, 100), x_title=t["chart_x"],
+                      y_title=t["chart_y"])
