@@ -91,3 +91,11 @@ def test_a_bad_record_is_a_failure_with_one_line(capsys, tmp_path):
         assert (code, out) == (1, "") and err.startswith("error: bad record") and err.count("\n") == 1
     code, _, err = run(capsys, "replay", str(tmp_path / "missing.json"))
     assert code == 1 and err.startswith("error: cannot read")
+
+
+def test_a_server_that_cannot_start_with_its_settings_fails_with_one_line(capsys, monkeypatch, tmp_path):
+    code, _, err = run(capsys, "serve", "--db", "nope://x")
+    assert code == 1 and err.startswith("error: cannot start the server:") and err.count("\n") == 1
+    monkeypatch.setenv("GAME2048_RATE_LIMIT", "abc")
+    code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'x.db'}")
+    assert code == 1 and "rate limit" in err and err.count("\n") == 1

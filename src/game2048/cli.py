@@ -1,8 +1,8 @@
 """The ``game2048`` command: each sub-command is a thin shell over a library module.
 
 Exit status, for every command: 0 done, 1 failed (a bad record, a file that
-cannot be read or written, a server out of reach), 2 bad usage (an unknown
-option, a value out of range). Every error is one ``error: ...`` line on
+cannot be read or written, a server out of reach or unable to start with its
+settings), 2 bad usage (an unknown option, a value out of range). Every error is one ``error: ...`` line on
 standard error.
 """
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -35,17 +37,19 @@ def serve(
         raise typer.Exit(code=1) from None
     from .config import UVICORN_LIMITS, Settings
 
-    settings = Settings.from_env(db)
+    with _startup_errors():
+        settings = Settings.from_env(db)
     if workers > 1:
         from sqlalchemy.orm import sessionmaker
 
         from .storage.db import load_secret, make_engine, migrate
 
         # migrate and make the secret once here, so the workers find both ready
-        engine = make_engine(settings.database_url)
-        migrate(engine)
-        load_secret(sessionmaker(engine), settings.secret)
-        engine.dispose()
+        with _startup_errors():
+            engine = make_engine(settings.database_url)
+            migrate(engine)
+            load_secret(sessionmaker(engine), settings.secret)
+            engine.dispose()
         # each worker builds its own app from the environment
         os.environ["DATABASE_URL"] = settings.database_url
         metrics_dir = _shared_metrics_dir()
@@ -62,10 +66,25 @@ def serve(
 
                 shutil.rmtree(metrics_dir, ignore_errors=True)
         return
-    app = create_app(settings)
+    with _startup_errors():
+        app = create_app(settings)
     typer.echo(f"game2048: serving on http://{host}:{port}/")
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
                 access_log=False, **UVICORN_LIMITS)  # type: ignore[arg-type]
+
+
+@contextmanager
+def _startup_errors() -> Iterator[None]:
+    """A setting the server cannot start with (a database URL, a rate limit) ends ``serve`` with one
+    ``error:`` line and status 1, not a traceback."""
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    try:
+        yield
+    except (ValueError, ArgumentError, OperationalError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        typer.echo(f"error: cannot start the server: {first}", err=True)
+        raise typer.Exit(code=1) from None
 
 
 def _shared_metrics_dir() -> str | None:
