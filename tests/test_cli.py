@@ -99,3 +99,13 @@ def test_a_server_that_cannot_start_with_its_settings_fails_with_one_line(capsys
     monkeypatch.setenv("GAME2048_RATE_LIMIT", "abc")
     code, _, err = run(capsys, "serve", "--db", f"sqlite:///{tmp_path / 'x.db'}")
     assert code == 1 and "rate limit" in err and err.count("\n") == 1
+
+
+def test_shell_completion_completes_command_names(capsys, monkeypatch):
+    code, out, _ = run(capsys, "--show-completion", "bash")
+    assert code == 0 and "_game2048_completion" in out
+    monkeypatch.setenv("_GAME2048_COMPLETE", "complete_bash")
+    monkeypatch.setenv("COMP_WORDS", "game2048 so")
+    monkeypatch.setenv("COMP_CWORD", "1")
+    code, out, _ = run(capsys)
+    assert code == 0 and out.split() == ["solve"]
