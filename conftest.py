@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-collect_ignore_glob = ["src/game2048/server/migrations/*", "tests/vectors/generate.py"]
+collect_ignore_glob = ["src/game2048/server/storage/migrations/*", "tests/vectors/generate.py"]
 if importlib.util.find_spec("stable_baselines3") is None:  # an optional adapter; tests/test_env.py checks it
     collect_ignore_glob.append("src/game2048/env/sb3.py")
 

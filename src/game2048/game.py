@@ -151,6 +151,24 @@ class Game:
             "undo": [[_values(unpack(board)), score] for board, score in tail],
         }
 
+    def compact(self) -> None:
+        """Forget what no undo can reach and all but the last letter of the log, keeping the
+        position, the spawn numbering and ``last_tile``: a game kept in memory between moves
+        (a server's) then takes the same room however long it is. Afterwards ``log`` holds the
+        letters since, as for a game resumed from its snapshot.
+
+        >>> g = Game(4, 7); _ = g.play("LRLRLR"); board = g.board
+        >>> g.compact(); g.play("U") + g.play("Z"), g.board == board, len(g.log)
+        (2, True, 3)
+        """
+        history = self._history
+        kept = list.__len__(history)
+        reach = min(self.undos_left, len(history), kept)
+        # one position more than undo reaches: last_tile slides from the one before the last move
+        tail = list(history[kept - min(kept, max(reach, 1)):])
+        self._history = _Tail(len(history) - len(tail), tail)
+        del self._log[:-1]
+
     @classmethod
     def resume(cls, snapshot: Snapshot, log: str = "") -> Game:
         """The game a ``snapshot`` was taken of: later spawns are the ones it would have had.

@@ -6,10 +6,12 @@ call); ``state`` says where a game stands; ``finish`` turns it into its
 record, checked by the server's own replay, and reveals the seed.
 
 A move costs the same however long the game is: the store keeps a snapshot
-of the position (``Game.snapshot``) beside the log, and new letters are
-applied to it. ``at`` is the length of the log; a request names the ``at`` it
-was made from, so a retry is recognised and answered as the first time, and
-a fork (other letters from an earlier ``at``) is refused.
+of the position (``Game.snapshot``) beside the log, new letters are applied
+to it and appended to the log, and the game this process played last is
+kept in memory (``_Recent``), so the next move on it is one write. ``at`` is
+the length of the log; a request names the ``at`` it was made from, so a
+retry is recognised and answered as the first time, and a fork (other letters
+from an earlier ``at``) is refused.
 
 >>> deadline_for("daily", date(2026, 3, 1)).isoformat()
 '2026-03-02T00:10:00+00:00'
@@ -51,31 +53,47 @@ Charge = Callable[[], AbstractContextManager[None]]
 
 
 class _Recent:
-    """Games this process saved lately, by (id, at): the next move usually comes here again
-    (a WebSocket stays with one worker), and then needs no resuming from the snapshot.
+    """Games this process saved lately, by (id, at), as the store has them (without the log) and
+    as a ``Game``: the next move usually comes here again (a WebSocket stays with one worker),
+    and then needs neither a read of the store nor a resume from the snapshot.
 
     Sound because the log only grows: a game has one position for each ``at``,
-    ever. A game is taken out while a request works on it and put back under
-    its new ``at`` once that is saved.
+    ever; another worker's move makes the compare-and-set fail, and the mover
+    reads the store again. A game is taken out while a request works on it and
+    put back under its new ``at`` once that is saved, compacted (``Game.compact``):
+    each entry takes a few kilobytes at most, whatever the game's length, so
+    ``size`` bounds the memory (about 8 MB for 2,048 6x6 games).
     """
 
     def __init__(self, size: int = 2048) -> None:
         self.size = size
-        self._games: OrderedDict[tuple[str, int], Game] = OrderedDict()
+        self._games: OrderedDict[tuple[str, int], tuple[Live, Game]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, game_id: str, at: int) -> Game | None:
+    def take(self, game_id: str, at: int) -> tuple[Live, Game] | None:
         with self._lock:
             return self._games.pop((game_id, at), None)
 
-    def put(self, game_id: str, at: int, game: Game) -> None:
+    def forget(self, game_id: str | None) -> None:
         with self._lock:
-            self._games[(game_id, at)] = game
+            for key in [k for k in self._games if game_id is None or k[0] == game_id]:
+                del self._games[key]
+
+    def put(self, live: Live, game: Game) -> None:
+        game.compact()
+        with self._lock:
+            self._games[(live.id, live.at)] = (live, game)
             if len(self._games) > self.size:
                 self._games.popitem(last=False)
 
 
 _recent = _Recent()
+
+
+def forget(game_id: str | None = None) -> None:
+    """Drop what this process keeps in memory of game ``game_id`` (of every game when None): for
+    whoever changes a game in the store by hand, so that its next move reads the store again."""
+    _recent.forget(game_id)
 
 
 @dataclass(frozen=True)
@@ -142,8 +160,8 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game))
 
 
-def _open(store: LiveStore, secret: str, game_id: str, token: str) -> Live:
-    live = store.load(game_id) if could_be_game_id(game_id) else None
+def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True) -> Live:
+    live = store.load(game_id, log=log) if could_be_game_id(game_id) else None
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
                                "start one with POST /api/games")
@@ -193,14 +211,23 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
     if at < 0:
         raise ClientError(422, f"at must be 0 or more, got {at}")
     now = now or utc_now()
+    kept = _recent.take(game_id, at) if check_token(secret, game_id, token) else None
     for _ in range(ATTEMPTS):
-        live = _open(store, secret, game_id, token)
+        if kept is not None:  # this process made the game's last move: nothing to read
+            live, game = kept
+            kept = None
+        else:
+            live = _open(store, secret, game_id, token, log=False)
+            game = None
         snapshot = _in_play(live)
         new = moves
         if at > live.at:
             raise ClientError(409, f"at is {at} but the game has {live.at} moves; "
                                    "ask for its state and go on from there")
         if at < live.at:
+            live = _open(store, secret, game_id, token)  # a retry or a fork: the log tells which
+            if at > live.at:
+                continue  # the game changed meanwhile
             played = live.log[at:]
             if played.startswith(moves):  # a retry: these letters are what was played from `at`
                 return _answer_at(live, at + len(moves), charge)
@@ -216,15 +243,21 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
             raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
                                    "finish it to rank the position it reached")
         cpu = thread_time()
-        game = _recent.take(live.id, live.at) or Game.resume(snapshot)
-        _apply(game, new)
+        if game is not None:  # from memory
+            if game.play(new) != len(new):
+                continue  # refused: the store says why (the game may have been finished elsewhere)
+        else:
+            held = _recent.take(live.id, live.at)
+            game = held[1] if held is not None else Game.resume(snapshot)
+            _apply(game, new)
         # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
-        saved = Live(live.id, live.size, live.seed, live.mode, live.day, live.at + len(new), live.log + new,
-                     {**game.snapshot(), "tile": game.last_tile()})
-        if store.save(saved, live.at, now):
-            _recent.put(saved.id, saved.at, game)
+        position = {**game.snapshot(), "tile": game.last_tile()}
+        if store.save(live.id, live.at, new, position, now):
+            answer = _position(live.at + len(new), game)
+            head = Live(live.id, live.size, live.seed, live.mode, live.day, answer.at, "", position)
+            _recent.put(head, game)
             metrics.count_moves(len(new), thread_time() - cpu)
-            return _position(saved.at, game)
+            return answer
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
 
 
@@ -291,6 +324,7 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         ranked = game.ranked and not helped
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
                   "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked}
+        _recent.take(live.id, live.at)  # no move after the finish may be played from memory
         if store.finish(live, live.at, record):
             with sessions() as session:
                 return finish_answer(session, live.id)
