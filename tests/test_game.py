@@ -198,7 +198,7 @@ def _undo_all_then_move(game):
     return boards, game.board, game.log
 
 
-@pytest.mark.parametrize("copy_of", ["pickle", "deepcopy", "copy", "resumed+deepcopy"])
+@pytest.mark.parametrize("copy_of", ["pickle", "deepcopy", "copy", "resumed+deepcopy", "compacted+pickle"])
 def test_a_copied_game_is_the_same_game_including_what_undo_can_reach(copy_of):
     import copy
     import pickle
@@ -206,8 +206,11 @@ def test_a_copied_game_is_the_same_game_including_what_undo_can_reach(copy_of):
     game = _played()
     if copy_of == "resumed+deepcopy":
         game = Game.resume(game.snapshot(), game.log)
-    twin = {"pickle": lambda g: pickle.loads(pickle.dumps(g)), "deepcopy": copy.deepcopy,
-            "copy": copy.copy, "resumed+deepcopy": copy.deepcopy}[copy_of](game)
+    if copy_of == "compacted+pickle":
+        game.compact()
+    dump = lambda g: pickle.loads(pickle.dumps(g))  # noqa: E731
+    twin = {"pickle": dump, "deepcopy": copy.deepcopy, "copy": copy.copy, "resumed+deepcopy": copy.deepcopy,
+            "compacted+pickle": dump}[copy_of](game)
     assert twin is not game and _same(twin, game)
     assert _undo_all_then_move(twin) == _undo_all_then_move(game)
     assert _same(twin, game)
