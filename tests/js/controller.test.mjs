@@ -26,6 +26,7 @@ function fakeServer({ up = true } = {}) {
     holding: false,
     held: [],
     drops: 0, // the next requests that fail as a dropped connection
+    batches: 0, // requests of keys sent together (skip_illegal)
     seen: [],
     refusedNames: new Map(), // name -> [status, code]: the finishes and records under it are refused
     refusals: 0,
@@ -64,6 +65,19 @@ function fakeServer({ up = true } = {}) {
       if (message.op === 'state') return { ...position(), log: game.log };
       if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position(game.lastTile);
       if (message.at !== game.log.length) return { op: 'moves', status: 409, error: 'fork' };
+      if (message.skip_illegal) { // keys sent together: each one the rules allow, with its tile
+        let applied = '';
+        const tiles = [];
+        for (const letter of message.moves) {
+          const moved = game.move(letter);
+          if (!moved) continue;
+          applied += letter;
+          game.lastTile = { row: Math.floor(moved.spawn.cell / game.size), col: moved.spawn.cell % game.size, value: moved.spawn.tile };
+          tiles.push(game.lastTile);
+        }
+        server.batches += 1;
+        return { ...position(game.lastTile), applied, tiles };
+      }
       for (const letter of message.moves) {
         const moved = letter === 'Z' ? game.undo() : game.move(letter);
         if (!moved) return { op: 'moves', status: 422, error: 'illegal' };
@@ -260,6 +274,30 @@ test('keys pressed while the server answers are played in order, none lost', asy
   const expected = keys.filter((k) => local.move(k)).map((k) => k[0].toUpperCase()).join('');
   assert.equal(server.games.get('g1').log, expected);
   assert.equal(controller.game.log, expected);
+  // the keys that waited went in one request, not one round trip each
+  assert.equal(server.batches, 1);
+  assert.deepEqual(controller.game.board, server.games.get('g1').board);
+});
+
+test('keys sent together are drawn one by one as the server played them, none twice', async () => {
+  const calls = [];
+  const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
+  const { controller, server } = makeController({ view });
+  controller.init();
+  await settle();
+  server.holding = true;
+  for (const key of ['left', 'right', 'left', 'right', 'up', 'down']) controller.move(key);
+  calls.length = 0;
+  await server.release();
+  await controller.settled();
+  const dealt = server.games.get('g1');
+  const plays = calls.filter((c) => c[0] === 'play').length;
+  const appears = calls.filter((c) => c[0] === 'appear');
+  // the first key went alone, its slide drawn at once; each key played after it: its slide, then its tile
+  assert.equal(plays, dealt.log.length - 1);
+  assert.equal(appears.length, dealt.log.length);
+  assert.deepEqual(controller.game.board, dealt.board);
+  assert.equal(controller.game.score, dealt.score);
 });
 
 test('after a dropped connection the move is sent again and the game goes on from at', async () => {

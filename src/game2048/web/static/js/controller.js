@@ -211,6 +211,20 @@ export class GameController {
       this.view.appear(event.cell, event.value);
       this.announcer.spawned(event.cell, event.value, game.size); // the move's sentence waited for it
       this.#refresh();
+    } else if (event.type === 'steps') {
+      // keys sent together: each one the server played, slid and then its tile, in order
+      for (const step of event.steps) {
+        this.view.play(step.slid, step.result);
+        this.view.appear(step.cell, step.value);
+      }
+      const last = event.steps.at(-1);
+      if (last) {
+        this.announcer.move(last.direction, last.result, game.cells, game.score);
+        this.announcer.spawned(last.cell, last.value, game.size);
+      }
+      this.#raiseBest();
+      this.hud.score(game.score, this.best[this.size] ?? 0, 0);
+      this.#refresh();
     } else if (event.type === 'lost') {
       this.keys = [];
       this.hud.message(event.message);
@@ -234,6 +248,14 @@ export class GameController {
       if (this.waitingAtWin || this.game.over) {
         this.keys = []; // the banner or the end answers the keys pressed before it
         return;
+      }
+      const run = this.keys.findIndex((k) => k === 'undo');
+      const moves = run === -1 ? this.keys.length : run;
+      if (moves > 1 && this.dealer.moveMany) {
+        // several keys waited: they go together, each played (or dropped at a wall) by the server
+        this.dealer.moveMany(this.keys.splice(0, moves));
+        this.#save();
+        continue;
       }
       const key = this.keys.shift();
       if (key === 'undo') {
