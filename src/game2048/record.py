@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from .game import Game
 from .rules import DIRECTION_OF_LETTER, UNDO_LETTER
+from .spawn import Seed
 
 
 class RecordError(ValueError):
@@ -25,9 +26,13 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
+def replay(size: int, seed: Seed, log: str, *, start: Sequence[Sequence[int]] | None = None,
            start_score: int = 0) -> Game:
     """Rebuild the game recorded as (size, seed, log).
+
+    ``seed`` is an integer ``0 <= seed < 2^53`` or a secret seed (a string of
+    32 lowercase hex digits); each draws its tiles from its own generator
+    (``docs/spawns.md``).
 
     Raises ``RecordError`` naming the position and the reason for an unknown
     letter, an illegal move, a move after game over, a fourth undo or an undo

@@ -33,5 +33,5 @@ def read_record_file(file: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         fail(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
     if not isinstance(record, dict) or not {"size", "seed", "log"} <= record.keys():
-        fail('a record is a JSON object {"size": 3..6, "seed": integer, "log": "UDLRZ..."}')
+        fail('a record is a JSON object {"size": 3..6, "seed": integer or "hex string", "log": "UDLRZ..."}')
     return record
