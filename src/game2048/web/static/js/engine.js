@@ -4,7 +4,10 @@
 //
 // A board is an array of rows of tile values, 0 for an empty cell. Tile values
 // stay below 2^38 and scores below 2^53, so plain numbers are exact; only the
-// spawn generator needs 64-bit arithmetic, done with BigInt.
+// spawn generators need 64-bit arithmetic, done with BigInt (and BLAKE2b's
+// rounds in 32-bit halves, in blake2b.js).
+
+import { Blake2b } from './blake2b.js';
 
 export const SIZES = Object.freeze([3, 4, 5, 6]);
 export const DEFAULT_SIZE = 4;
@@ -35,9 +38,22 @@ export function checkSize(size) {
   return size;
 }
 
+/** A secret seed (what the server deals ranked games from): 128 bits as 32 lowercase hex digits. */
+const SECRET_SEED = /^[0-9a-f]{32}$/;
+
+/** Whether `seed` is a seed: an integer 0 <= seed < 2^53, or a secret seed. */
+export function isSeed(seed) {
+  return (Number.isSafeInteger(seed) && seed >= 0) || (typeof seed === 'string' && SECRET_SEED.test(seed));
+}
+
 export function checkSeed(seed) {
+  if (typeof seed === 'string') {
+    if (SECRET_SEED.test(seed)) return seed;
+    const shown = seed.length > 40 ? `${seed.slice(0, 40)}...` : seed;
+    throw new RangeError(`a secret seed is 32 lowercase hex digits (128 bits), got '${shown}'`);
+  }
   if (!Number.isSafeInteger(seed) || seed < 0) {
-    throw new RangeError(`seed must be an integer with 0 <= seed < 2^53, got ${seed}`);
+    throw new RangeError(`seed must be an integer with 0 <= seed < 2^53 or a secret seed of 32 lowercase hex digits, got ${seed}`);
   }
   return seed;
 }
@@ -63,18 +79,40 @@ export function mix64(x) {
 }
 
 /**
+ * The per-game key every draw starts from: mix64(seed) for an integer seed,
+ * a BLAKE2b hasher keyed with the 16 bytes of a secret seed.
+ */
+export function gameKey(seed) {
+  if (typeof checkSeed(seed) === 'number') return mix64(BigInt(seed));
+  const key = new Uint8Array(16);
+  for (let i = 0; i < 16; i++) key[i] = parseInt(seed.slice(2 * i, 2 * i + 2), 16);
+  return new Blake2b(key, 8);
+}
+
+/** The 64-bit word of attempt `attempt` (0, 1, ...) of spawn `index` of a game with a secret seed. */
+export function secretWord(key, index, attempt) {
+  const message = new Uint8Array(16);
+  const view = new DataView(message.buffer);
+  view.setBigUint64(0, BigInt(index), true);
+  view.setBigUint64(8, BigInt(attempt), true);
+  return key.word(message);
+}
+
+/**
  * Spawn `index` of game `seed` on a board with `empty` empty cells:
  * the tile (2 or 4) goes on the `ordinal`-th empty cell in row-major order.
+ * `key` may pass gameKey(seed) precomputed; `limit` replaces the rejection
+ * limit, only for tests of the rejection path (no real draw is ever rejected).
  * spawnChoice(12345, 0, 16) -> {ordinal: 2, tile: 2}
  */
-export function spawnChoice(seed, index, empty, key = mix64(BigInt(seed))) {
+export function spawnChoice(seed, index, empty, key = gameKey(seed), limit = undefined) {
   if (!(empty > 0)) throw new RangeError('no empty cell to spawn on');
   const m = BigInt(SPAWN_OUT_OF * empty);
-  const limit = TWO64 - (TWO64 % m);
-  let counter = BigInt(index) * ATTEMPTS;
-  for (let i = 0n; i < ATTEMPTS; i++) {
-    counter += 1n;
-    const z = mix64((key + counter * GAMMA) & MASK64);
+  limit ??= TWO64 - (TWO64 % m);
+  const secret = typeof seed === 'string';
+  const first = BigInt(index) * ATTEMPTS;
+  for (let attempt = 0n; attempt < ATTEMPTS; attempt++) {
+    const z = secret ? secretWord(key, index, attempt) : mix64((key + (first + attempt + 1n) * GAMMA) & MASK64);
     if (z < limit) {
       const r = Number(z % m);
       return { ordinal: Math.floor(r / SPAWN_OUT_OF), tile: r % SPAWN_OUT_OF < FOUR_IN ? 4 : 2 };
@@ -218,7 +256,7 @@ function isTile(v) {
 
 // -- the game ---------------------------------------------------------------
 
-/** A random seed for a game started without the server. */
+/** A random (integer) seed for a game started without the server. */
 export function randomSeed() {
   const words = new Uint32Array(2);
   globalThis.crypto.getRandomValues(words);
@@ -275,7 +313,7 @@ export class Game {
     /** The position a fromBoard game started from; null for a seeded opening. */
     this.startBoard = null;
     this.target = TARGETS[size];
-    this.#key = mix64(BigInt(seed));
+    this.#key = gameKey(seed);
     this.#cells = new Array(size * size).fill(0);
     this.#history = [];
     this.#log = [];
