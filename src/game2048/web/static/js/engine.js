@@ -4,8 +4,7 @@
 //
 // A board is an array of rows of tile values, 0 for an empty cell. Tile values
 // stay below 2^38 and scores below 2^53, so plain numbers are exact; only the
-// spawn generators need 64-bit arithmetic, done with BigInt (and BLAKE2b's
-// rounds in 32-bit halves, in blake2b.js).
+// spawn generators need 64-bit arithmetic, done with BigInt (blake2b.js: halves).
 
 import { Blake2b } from './blake2b.js';
 
@@ -38,24 +37,14 @@ export function checkSize(size) {
   return size;
 }
 
-/** A secret seed (what the server deals ranked games from): 128 bits as 32 lowercase hex digits. */
-const SECRET_SEED = /^[0-9a-f]{32}$/;
-
-/** Whether `seed` is a seed: an integer 0 <= seed < 2^53, or a secret seed. */
+/** Whether `seed` is a seed: an integer 0 <= seed < 2^53, or a secret seed (128 bits as 32 lowercase hex digits). */
 export function isSeed(seed) {
-  return (Number.isSafeInteger(seed) && seed >= 0) || (typeof seed === 'string' && SECRET_SEED.test(seed));
+  return (Number.isSafeInteger(seed) && seed >= 0) || (typeof seed === 'string' && /^[0-9a-f]{32}$/.test(seed));
 }
 
 export function checkSeed(seed) {
-  if (typeof seed === 'string') {
-    if (SECRET_SEED.test(seed)) return seed;
-    const shown = seed.length > 40 ? `${seed.slice(0, 40)}...` : seed;
-    throw new RangeError(`a secret seed is 32 lowercase hex digits (128 bits), got '${shown}'`);
-  }
-  if (!Number.isSafeInteger(seed) || seed < 0) {
-    throw new RangeError(`seed must be an integer with 0 <= seed < 2^53 or a secret seed of 32 lowercase hex digits, got ${seed}`);
-  }
-  return seed;
+  if (isSeed(seed)) return seed;
+  throw new RangeError(`a seed is an integer 0 <= seed < 2^53 or 32 lowercase hex digits, got ${String(seed).slice(0, 40)}`);
 }
 
 function checkDirection(direction) {
@@ -78,31 +67,24 @@ export function mix64(x) {
   return x ^ (x >> 31n);
 }
 
-/**
- * The per-game key every draw starts from: mix64(seed) for an integer seed,
- * a BLAKE2b hasher keyed with the 16 bytes of a secret seed.
- */
+/** A game's key: mix64(seed), or for a secret seed BLAKE2b keyed with its 16 bytes. */
 export function gameKey(seed) {
   if (typeof checkSeed(seed) === 'number') return mix64(BigInt(seed));
-  const key = new Uint8Array(16);
-  for (let i = 0; i < 16; i++) key[i] = parseInt(seed.slice(2 * i, 2 * i + 2), 16);
-  return new Blake2b(key, 8);
+  return new Blake2b(Uint8Array.from(seed.match(/../g), (h) => parseInt(h, 16)), 8);
 }
 
-/** The 64-bit word of attempt `attempt` (0, 1, ...) of spawn `index` of a game with a secret seed. */
+/** Attempt `attempt` (0, 1, ...) of spawn `index` of a game with a secret seed: a 64-bit BigInt. */
 export function secretWord(key, index, attempt) {
-  const message = new Uint8Array(16);
-  const view = new DataView(message.buffer);
+  const view = new DataView(new ArrayBuffer(16));
   view.setBigUint64(0, BigInt(index), true);
   view.setBigUint64(8, BigInt(attempt), true);
-  return key.word(message);
+  return key.word(new Uint8Array(view.buffer));
 }
 
 /**
  * Spawn `index` of game `seed` on a board with `empty` empty cells:
  * the tile (2 or 4) goes on the `ordinal`-th empty cell in row-major order.
- * `key` may pass gameKey(seed) precomputed; `limit` replaces the rejection
- * limit, only for tests of the rejection path (no real draw is ever rejected).
+ * `key` may pass gameKey(seed); `limit`, for tests only, lowers the rejection limit.
  * spawnChoice(12345, 0, 16) -> {ordinal: 2, tile: 2}
  */
 export function spawnChoice(seed, index, empty, key = gameKey(seed), limit = undefined) {
