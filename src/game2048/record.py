@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from .game import Game
 from .rules import DIRECTION_OF_LETTER, UNDO_LETTER
-from .spawn import Seed
+from .spawn import Seed, check_seed
 
 
 class RecordError(ValueError):
@@ -42,6 +42,7 @@ def replay(size: int, seed: Seed, log: str, *, start: Sequence[Sequence[int]] | 
     """
     if not isinstance(log, str):
         raise RecordError(0, f"the log must be a string, got {type(log).__name__}")
+    check_seed(seed)  # Game(size, None) would choose a seed: a record has one
     if start is None:
         game = Game(size, seed)
     else:
