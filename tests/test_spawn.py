@@ -133,7 +133,7 @@ def test_the_secret_seed_draw_is_the_documented_algorithm(seed, index, empty):
 
 
 def test_a_rejected_attempt_is_followed_by_the_next_one(monkeypatch):
-    # Rejections happen with probability < 2^-57, so lower the limit to make one:
+    # Rejections happen with probability < 2^-55, so lower the limit to make one:
     # the first attempt of (seed 1, spawn 0, 7 cells) is then rejected.
     mask = (1 << 64) - 1
     first = spawn.mix64((spawn.game_key(1) + spawn.GAMMA) & mask)

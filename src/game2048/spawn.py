@@ -36,7 +36,7 @@ Draw = Callable[[Any, int, int], tuple[int, int]]
 MASK64 = (1 << 64) - 1
 GAMMA = 0x9E3779B97F4A7C15
 MAX_SEED = 1 << 53
-#: Attempts available to one spawn; a rejection has probability < 2^-57.
+#: Attempts available to one spawn; a rejection has probability < 2^-55.
 ATTEMPTS = 1 << 16
 
 
@@ -136,7 +136,7 @@ _INDEX_STEP = ATTEMPTS * GAMMA
 def draw(key: int, index: int, empty: int) -> tuple[int, int]:
     """``spawn_choice`` for a game whose key is known: the engine's hot path.
 
-    The first attempt is written out (it is the only one in all but 2^-57 of
+    The first attempt is written out (it is the only one in all but 2^-55 of
     draws), with the rejection limit and the outcome of ``z mod 10e`` read from
     tables; ``empty`` must be 1 to 36.
     """
