@@ -101,9 +101,16 @@ def game_key(seed: Seed) -> Any:
 
 
 def generator(seed: Seed) -> tuple[Any, Draw]:
-    """``(key, draw)`` for game ``seed``: spawn ``i`` with ``e`` empty cells is ``draw(key, i, e)``."""
-    check_seed(seed)
-    return game_key(seed), (draw_secret if type(seed) is str else draw)
+    """``(key, draw)`` for game ``seed``: spawn ``i`` with ``e`` empty cells is ``draw(key, i, e)``.
+
+    ValueError if ``seed`` is not a seed. The seed's type chooses the generator.
+    """
+    draw_with = _draw_for(seed)
+    return game_key(seed), draw_with
+
+
+def _draw_for(seed: object) -> Draw:
+    return draw_secret if type(check_seed(seed)) is str else draw
 
 
 def spawn_choice(seed: Seed, index: int, empty: int, key: Any = None) -> tuple[int, int]:
@@ -115,8 +122,8 @@ def spawn_choice(seed: Seed, index: int, empty: int, key: Any = None) -> tuple[i
     """
     if not 0 < empty <= MAX_CELLS:
         raise ValueError(f"a spawn needs 1 to {MAX_CELLS} empty cells, got {empty}")
-    fresh_key, draw_with = generator(seed)
-    return draw_with(fresh_key if key is None else key, index, empty)
+    draw_with = _draw_for(seed)
+    return draw_with(game_key(seed) if key is None else key, index, empty)
 
 
 #: 6x6, the largest board, has 36 cells.
