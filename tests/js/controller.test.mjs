@@ -15,6 +15,9 @@ import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js
 const quiet = new Proxy({}, { get: () => () => {} });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** The secret seed the fake server deals its n-th game from (32 hex digits, as the real one). */
+const dealtSeed = (n) => (1000 + n).toString(16).padStart(32, '0');
+
 /** A server that deals like the real one: secret seeds, answers by `at`, holds answers on demand. */
 function fakeServer({ up = true } = {}) {
   const server = {
@@ -34,7 +37,7 @@ function fakeServer({ up = true } = {}) {
       if (!server.up) throw new ApiError(0, 'offline');
       server.issued += 1;
       const id = `g${server.issued}`;
-      const game = new Game(size, 1000 + server.issued);
+      const game = new Game(size, dealtSeed(server.issued));
       server.games.set(id, game);
       return { id, token: `t${server.issued}`, size, mode, date: null, board: game.board, score: 0, at: 0,
         undos_left: 3, over: false, won: false };
@@ -270,7 +273,7 @@ test('keys pressed while the server answers are played in order, none lost', asy
   await server.release();
   await controller.settled();
   // what the server played is the keys in the order pressed, less those that were illegal then
-  const local = new Game(4, 1001);
+  const local = new Game(4, dealtSeed(1));
   const expected = keys.filter((k) => local.move(k)).map((k) => k[0].toUpperCase()).join('');
   assert.equal(server.games.get('g1').log, expected);
   assert.equal(controller.game.log, expected);
@@ -337,7 +340,7 @@ test('a game abandoned for a new one is finished with its log, and the finish re
   await settle();
   assert.equal(server.finished.length, 1);
   assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false });
-  assert.equal(replay(4, 1001, log).score, server.games.get('g1').score);
+  assert.equal(replay(4, dealtSeed(1), log).score, server.games.get('g1').score);
 });
 
 test('a game over is finished and its seed shown once the server answers', async () => {
@@ -351,6 +354,7 @@ test('a game over is finished and its seed shown once the server answers', async
   await controller.queue.flush();
   assert.equal(server.finished.at(-1).id, controller.session.id);
   assert.equal(controller.game.seed, server.games.get(controller.session.id).seed);
+  assert.equal(replay(3, controller.game.seed, controller.game.log).score, controller.game.score);
 });
 
 /** Play to the end of the game, keeping playing past a win. */

@@ -9,7 +9,7 @@
 // close, finishEntry, toJSON, and onDealt for tiles that come later. The controller
 // never asks which one it holds. While a dealer is busy (a ranked move is on
 // its way to the server), keys wait in order and are played when it answers.
-import { DEFAULT_SIZE, SIZES, randomSeed } from './engine.js';
+import { DEFAULT_SIZE, SIZES, isSeed, randomSeed } from './engine.js';
 import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
 
 // The name rule and its table load when a name is first needed, not with the page.
@@ -461,7 +461,7 @@ export class GameController {
       const key = answer.ranked ? 'sent' : 'sentUnranked';
       this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
       const current = this.session && this.dealer.finishEntry().id === entry.id;
-      const revealed = entry.kind !== 'record' && Number.isSafeInteger(answer.seed);
+      const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;
       if (current && (revealed || entry.kind === 'record') && isGameId(recordId)) {
