@@ -10,7 +10,7 @@ from game2048 import replay
 
 from .conftest import next_move
 
-POSITION = {"op", "at", "board", "score", "over", "won", "undos_left", "ranked"}
+POSITION = {"op", "at", "board", "score", "over", "won", "undos_left", "ranked", "tile"}
 
 
 def test_a_game_played_over_the_socket_matches_http_and_is_revealed_at_the_finish(api):
@@ -26,7 +26,7 @@ def test_a_game_played_over_the_socket_matches_http_and_is_revealed_at_the_finis
         http = api.moves(issued, at - 1, log[-1]).json()  # the same retry over HTTP: the same answer
         assert {**http, "op": "moves"} == answer
         ws.send_json({"op": "state", "token": issued["token"]})
-        assert ws.receive_json() == {**answer, "op": "state", "log": log}
+        assert ws.receive_json() == {**answer, "op": "state", "log": log, "tile": None}
         ws.send_json({"op": "finish", "token": issued["token"], "name": "Socket", "log": log})
         done = ws.receive_json()
     assert done["op"] == "finish" and done["verified"] and done["ranked"]
@@ -86,3 +86,19 @@ def test_refusals_over_the_socket_carry_the_http_status(api):
     with api.client.websocket_connect("/api/games/nope/play") as ws:
         ws.send_json({"op": "state", "token": "x"})
         assert ws.receive_json()["status"] == 404
+
+
+@pytest.mark.parametrize("depth", [100, 20_000, 30_000, 60_000])
+def test_a_message_nested_at_any_depth_gets_the_422_http_gives(api, depth):
+    issued = api.start(4)
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "state", "token": issued["token"]})
+        assert ws.receive_json()["at"] == 0
+        ws.send_text("[" * depth)
+        answer = ws.receive_json()
+        assert answer["status"] == 422, answer
+        inner = min(depth, 30_000)  # both brackets stay under the 64 KiB a message may hold
+        ws.send_text('{"op": "state", "token": ' + "[" * inner + "]" * inner + "}")
+        assert ws.receive_json()["status"] == 422
+        ws.send_text('{"op": "moves", "token": "t", "at": 1' + "0" * 50 + ', "moves": "L"}')
+        assert ws.receive_json()["status"] == 422  # a number of 50 digits, as over HTTP

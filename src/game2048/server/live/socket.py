@@ -27,6 +27,7 @@ from ..api.deps import count_request, replay_charge
 from ..api.schemas import FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn
 from ..config import MAX_MESSAGE
 from ..errors import ClientError, describe_validation
+from ..http.bodies import Unreadable, read_json
 from ..limits.address import client_address
 from ..records.records import check_name
 from . import mover as live
@@ -67,9 +68,9 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
     op = None
     try:
         try:
-            data = json.loads(text)
-        except ValueError:
-            raise ClientError(422, "the message is not valid JSON") from None
+            data = read_json(text, "the message")  # the rules of an HTTP body, at any depth
+        except Unreadable as exc:
+            raise ClientError(422, str(exc)) from None
         if not isinstance(data, dict):
             raise ClientError(422, "the message must be a JSON object with an op")
         op = data.pop("op", None)
