@@ -23,6 +23,7 @@ from .config import Settings
 from .http.bodies import ReadableBodies
 from .http.bodylimit import BodyLimit
 from .http.cache import AnswerCache
+from .http.compress import MINIMUM_SIZE, CompressTagged
 from .http.head import HeadAsGet
 from .http.headers import SecurityHeaders
 from .http.requestlog import RequestLog, setup_logging
@@ -128,7 +129,8 @@ def create_app(settings: Settings) -> FastAPI:
     # innermost first: each add_middleware wraps the ones before it
     app.add_middleware(ReadableBodies)
     app.add_middleware(BodyLimit, limit=settings.max_body, deadline=settings.body_deadline)
-    app.add_middleware(GZipMiddleware, minimum_size=500)  # text answers travel compressed
+    app.add_middleware(CompressTagged)  # a tagged answer: compressed once, its own ETag
+    app.add_middleware(GZipMiddleware, minimum_size=MINIMUM_SIZE)  # the rest of the text answers
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestLog)

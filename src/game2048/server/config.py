@@ -97,6 +97,12 @@ class Settings:
     #: Load the solver's compiled code in the background at start, so the first
     #: hint is quick (GAME2048_WARM_SOLVER=0 turns it off).
     warm_solver: bool = False
+    #: ``https://host`` the site is published at, for its absolute links (GAME2048_PUBLIC_URL);
+    #: None: links stay relative (never built from a request's ``Host``).
+    public_url: str | None = None
+    #: A token /metrics asks for (``Authorization: Bearer <token>``, GAME2048_METRICS_TOKEN);
+    #: without one, /metrics answers loopback clients only.
+    metrics_token: str | None = None
     #: The review queue (GAME2048_REVIEW_*).
     reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
@@ -130,8 +136,26 @@ class Settings:
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
             body_deadline=_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
+            public_url=_public_url(env.get("GAME2048_PUBLIC_URL")),
+            metrics_token=env.get("GAME2048_METRICS_TOKEN") or None,
             reviews=ReviewSettings.from_env(env),
         )
+
+
+def _public_url(text: str | None) -> str | None:
+    """``https://example.org`` (no path, no trailing slash), or None.
+
+    >>> _public_url("https://play.example.org/")
+    'https://play.example.org'
+    """
+    if not text or not text.strip():
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/"):
+        raise SystemExit(f"GAME2048_PUBLIC_URL must be http(s)://host[:port], got {text!r}")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _count(text: str | None, default: int) -> int:
