@@ -27,6 +27,18 @@ def serve(
 
     from .config import UVICORN_LIMITS, Settings
 
+    if not 1 <= port <= 65535:
+        typer.echo(f"game2048: --port must be 1 to 65535, got {port}", err=True)
+        raise typer.Exit(2)
+    from ..site import PagesMissing
+
+    try:
+        from .. import site
+
+        site.router  # noqa: B018 - every page imports now, before anything listens
+    except PagesMissing as exc:
+        typer.echo(f"game2048: {exc}", err=True)
+        raise typer.Exit(1) from None
     settings = Settings.from_env(db)
     if workers > 1:
         from sqlalchemy.orm import sessionmaker
