@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from starlette.testclient import WebSocketDenialResponse
 
 from game2048 import replay
 
@@ -63,6 +64,8 @@ BAD_MESSAGES = [
 def test_a_bad_message_gets_an_error_answer_and_the_socket_stays_open(api, what, text, op, status):
     issued = api.start(4)
     with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "state", "token": issued["token"]})  # the first message holds the token
+        assert ws.receive_json()["at"] == 0
         ws.send_text(text)
         answer = ws.receive_json()
         assert set(answer) - {"code"} == {"op", "status", "error"} and answer["error"], what
@@ -83,9 +86,9 @@ def test_refusals_over_the_socket_carry_the_http_status(api):
         assert ws.receive_json()["status"] == 409  # from behind with other letters: a fork
         ws.send_json({"op": "finish", "token": issued["token"], "name": ""})
         assert ws.receive_json()["status"] == 422
-    with api.client.websocket_connect("/api/games/nope/play") as ws:
-        ws.send_json({"op": "state", "token": "x"})
-        assert ws.receive_json()["status"] == 404
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        api.client.websocket_connect("/api/games/nope/play").__enter__()
+    assert refused.value.status_code == 404 and "error" in refused.value.json()
 
 
 @pytest.mark.parametrize("depth", [100, 20_000, 30_000, 60_000])

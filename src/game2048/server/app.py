@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import threading
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -139,6 +140,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sessions = sessions
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.answers = AnswerCache(settings.answer_ttl)
+    app.state.open_sockets = Counter()  # per client address (live/socket.py)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),

@@ -26,6 +26,7 @@ def serve(
     import uvicorn
 
     from .config import UVICORN_LIMITS, Settings
+    from .limits.connections import GuardedHTTP
 
     if not 1 <= port <= 65535:
         typer.echo(f"game2048: --port must be 1 to 65535, got {port}", err=True)
@@ -58,6 +59,7 @@ def serve(
             uvicorn.run(
                 "game2048.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, proxy_headers=proxy_headers, log_level="warning", access_log=False,
+                http=GuardedHTTP,
                 **UVICORN_LIMITS,  # type: ignore[arg-type]
             )
         finally:
@@ -71,7 +73,7 @@ def serve(
     app = create_app(settings)
     typer.echo(f"game2048: serving on http://{host}:{port}/")
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
-                access_log=False, **UVICORN_LIMITS)  # type: ignore[arg-type]
+                access_log=False, http=GuardedHTTP, **UVICORN_LIMITS)  # type: ignore[arg-type]
 
 
 def _shared_metrics_dir() -> str | None:

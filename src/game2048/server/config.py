@@ -29,8 +29,8 @@ DEFAULT_CPU_BUDGET = "10/minute"
 #: (about 10 ms each on 4×4), so hints get a budget of their own.
 DEFAULT_HINT_CPU_BUDGET = "30/minute"
 
-#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Operations"). uvicorn has
-#: no deadline for a request's headers: a proxy in front provides it.
+#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Operations"). The cap per
+#: address and the deadline for a request's headers are ``limits.connections.GuardedHTTP``'s.
 UVICORN_LIMITS: dict[str, object] = {
     "timeout_keep_alive": 5,         # seconds an idle keep-alive connection stays open
     "limit_concurrency": 1000,       # connections + tasks per worker; beyond it new requests get 503
@@ -103,6 +103,10 @@ class Settings:
     #: A token /metrics asks for (``Authorization: Bearer <token>``, GAME2048_METRICS_TOKEN);
     #: without one, /metrics answers loopback clients only.
     metrics_token: str | None = None
+    #: WebSockets one client address may hold open in one process (GAME2048_MAX_SOCKETS).
+    max_sockets: int = 16
+    #: Seconds a WebSocket may stay silent before it is closed (GAME2048_SOCKET_IDLE).
+    socket_idle: float = 300.0
     #: The review queue (GAME2048_REVIEW_*).
     reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
@@ -138,6 +142,8 @@ class Settings:
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
             public_url=_public_url(env.get("GAME2048_PUBLIC_URL")),
             metrics_token=env.get("GAME2048_METRICS_TOKEN") or None,
+            max_sockets=_count(env.get("GAME2048_MAX_SOCKETS"), 16),
+            socket_idle=_seconds(env.get("GAME2048_SOCKET_IDLE"), 300.0),
             reviews=ReviewSettings.from_env(env),
         )
 
