@@ -66,7 +66,8 @@ def main() -> None:
         with TestClient(app) as client:
             for game in (short, long):
                 first, wire, size, view = views(client, record(client, game))
-                print(f"{game.size}x{game.size}, {len(game.log):,} moves: first view {first * 1000:.1f} ms CPU; "
+                print(f"{game.size}x{game.size}, {len(game.log):,} moves: "
+                      f"first view {first * 1000:.1f} ms CPU; "
                       f"then {view * 1000:.2f} ms CPU a view (median of {VIEWS}); "
                       f"{wire / 1024:.1f} KiB over the wire, {size / 1024:.1f} KiB unpacked")
         app.state.engine.dispose()
