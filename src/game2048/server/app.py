@@ -29,6 +29,7 @@ from .http.head import HeadAsGet
 from .http.headers import SecurityHeaders
 from .http.requestlog import RequestLog, setup_logging
 from .limits.cpu import CpuBudget
+from .limits.quota import StorageQuota
 from .limits.rate import RateLimiter
 from .live import socket
 from .live.stores import make_store, utc_now
@@ -148,6 +149,8 @@ def create_app(settings: Settings) -> FastAPI:
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
+    app.state.storage_quota = StorageQuota(settings.practice_records, settings.practice_bytes,
+                                           settings.redis_url)
     app.state.hint_budget = CpuBudget(settings.hint_cpu_budget, settings.redis_url, namespace="hint-cpu")
     errors.install(app)
     for room in (games, records, leaderboard, hint, reviews, socket, probes):

@@ -107,6 +107,11 @@ class Settings:
     max_sockets: int = 16
     #: Seconds a WebSocket may stay silent before it is closed (GAME2048_SOCKET_IDLE).
     socket_idle: float = 300.0
+    #: Practice records one client address may keep a UTC day (GAME2048_PRACTICE_RECORDS; 0 none).
+    practice_records: int = 200
+    #: Bytes of practice records (log, name, start) one address may keep a UTC day
+    #: (GAME2048_PRACTICE_BYTES; 0 no limit).
+    practice_bytes: int = 4 * 1024 * 1024
     #: The review queue (GAME2048_REVIEW_*).
     reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
@@ -144,6 +149,8 @@ class Settings:
             metrics_token=env.get("GAME2048_METRICS_TOKEN") or None,
             max_sockets=_count(env.get("GAME2048_MAX_SOCKETS"), 16),
             socket_idle=_seconds(env.get("GAME2048_SOCKET_IDLE"), 300.0),
+            practice_records=_count(env.get("GAME2048_PRACTICE_RECORDS"), 200),
+            practice_bytes=_count(env.get("GAME2048_PRACTICE_BYTES"), 4 * 1024 * 1024),
             reviews=ReviewSettings.from_env(env),
         )
 
