@@ -80,7 +80,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     gc.collect()
     gc.freeze()
     purging = asyncio.create_task(_purge_idle_games(app))
-    review_queue = ReviewQueue(app.state.sessions, app.state.settings.reviews)
+    review_queue = ReviewQueue(app.state.sessions, app.state.settings.reviews,
+                               charge=app.state.cpu_budget.charge)  # reviews count as verification
     app.state.reviews = review_queue
     review_queue.start()
     try:
