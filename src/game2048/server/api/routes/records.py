@@ -6,6 +6,7 @@ from fastapi import APIRouter, Request
 
 from ...errors import responses
 from ...limits.address import client_address
+from ...limits.connections import address_key
 from ...records import practice
 from ...records import records as games
 from ..deps import BODY_ERRORS, Db, Verifier, limited
@@ -28,7 +29,8 @@ def keep_record(body: RecordIn, request: Request, db: Db, verify: Verifier) -> R
     games.check_name(body.name)  # before the replay: a bad name is not a bad record
     start = None if body.start is None else (body.start.board, body.start.score)
     # what the address may store today, checked before the replay, counted once kept
-    quota, client, weight = request.app.state.storage_quota, client_address(request), practice.weight(body)
+    quota, weight = request.app.state.storage_quota, practice.weight(body)
+    client = address_key(client_address(request))  # an IPv6 client by its /64
     quota.check(client, weight)
     with verify("record", body.size, body.seed, body.log, body.score, start):
         kept = practice.keep(db, body.size, body.seed, body.log, body.score, body.name, start=start)
