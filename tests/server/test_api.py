@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from game2048 import replay
 
-OPENING_FIELDS = {"id", "token", "size", "mode", "date", "board", "score", "at", "undos_left", "over", "won"}
+OPENING_FIELDS = {"id", "token", "size", "mode", "date", "board", "score", "at", "undos_left", "over", "won",
+                  "bot", "tries_left"}
 
 
 def test_a_new_game_opens_with_two_tiles_and_no_seed(api):

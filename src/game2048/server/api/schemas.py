@@ -15,6 +15,7 @@ from ...limits import MAX_LOG, MAX_MOVES, MAX_SEED, MAX_SIZE, MIN_SIZE, NAME_MAX
 from ...rules import Direction
 from ...solver.review import Class
 from ..live import mover as live
+from ..records.records import Board as Standing
 from ..records.records import Mode, RecordMode
 
 
@@ -26,6 +27,9 @@ class _Strict(BaseModel):
 class NewGameIn(_Strict):
     size: int = Field(4, ge=MIN_SIZE, le=MAX_SIZE, description="Board size: 3, 4, 5 or 6.")
     mode: Mode = Field("classic", description="classic: a fresh random seed; daily: the day's shared seed.")
+    bot: str | None = Field(None, max_length=200, description=(
+        "A bot game, under this name (the name rule applies): dealt and verified like any game, "
+        "ranked on the engines board, never the players' (docs/bots.md)."))
 
 
 Board = list[list[int]]
@@ -47,15 +51,17 @@ class PositionOut(BaseModel):
     over: bool = Field(description="No move changes the board.")
     won: bool = Field(description="The target tile was reached at least once.")
     undos_left: int
-    ranked: bool = Field(description="No undo was used (hint or autoplay, told at the finish, unrank too).")
+    ranked: bool = Field(description="No undo was used and no hint asked for through the game (a hint or "
+                         "autoplay told at the finish unranks too).")
     tile: TileOut | None = Field(None, description=(
         "Where the tile dealt by the last letter landed; null when that letter was an undo, or in a state."))
+    helped: bool = Field(False, description="A hint was asked for through this game: it will not be ranked.")
 
     @classmethod
     def of(cls, p: live.Position) -> PositionOut:
         tile = None if p.tile is None else TileOut(row=p.tile[0], col=p.tile[1], value=p.tile[2])
         return cls(at=p.at, board=p.board, score=p.score, over=p.over, won=p.won, undos_left=p.undos_left,
-                   ranked=p.ranked, tile=tile)
+                   ranked=p.ranked, tile=tile, helped=p.helped)
 
 
 class NewGameOut(BaseModel):
@@ -70,6 +76,9 @@ class NewGameOut(BaseModel):
     undos_left: int
     over: bool
     won: bool
+    bot: str | None = Field(None, description="The bot's name, for a bot game (the engines board).")
+    tries_left: int | None = Field(None, description=(
+        "For a daily game: how many more of today's daily games of this size this browser may start."))
 
 
 class MovesIn(_Strict):
@@ -87,9 +96,19 @@ class StateOut(PositionOut):
     log: str = Field(description="The game's log so far.")
 
 
+class GameHintIn(_Strict):
+    token: str = Token
+    at: int = Field(ge=0, le=MAX_LOG, description="The length of the game's log: the position to hint for.")
+
+
 class FinishIn(_Strict):
     token: str = Token
-    name: str = Field(max_length=200, description=NAME_HELP)
+    name: str | None = Field(None, max_length=200, description=(
+        NAME_HELP + " Required, except in a bot game (recorded under its bot's name). A name held by "
+        "another (its first finish took it) answers 409 `name_held`, a look-alike of one 409 "
+        "`name_confusable`."))
+    name_key: str | None = Field(None, max_length=64, description=(
+        "The name key the first finish under this name answered: needed for a held name."))
     log: str | None = Field(None, max_length=MAX_LOG, description=(
         "Optional: the log as the client has it. It must be the server's log (409 otherwise), "
         f"or go on from it by at most {MAX_MOVES} letters, which are played first."))
@@ -102,8 +121,13 @@ class FinishOut(BaseModel):
     score: int
     max_tile: int
     rank: int | None = Field(description="Place on the leaderboard when it finished; null when not ranked.")
-    seed: int | None = Field(description="The game's seed, now public; null for a daily game until its "
-                                         "UTC day is over (everyone plays that seed today).")
+    seed: int | None = Field(description="The game's seed, now public; null for a daily game until no more "
+                                         "moves for its day can come (everyone plays that seed today).")
+    board: Standing = Field("players", description=(
+        "The leaderboard it is on: players, or engines (a bot game)."))
+    name_key: str | None = Field(None, description=(
+        "On the finish that first used this name (and its retries): the key later finishes under it send. "
+        "Keep it: only its hash is stored."))
 
 
 class StartIn(_Strict):
@@ -139,11 +163,13 @@ class EntryOut(BaseModel):
     score: int
     max_tile: int
     moves: int
-    game_id: str | None = Field(description="Links to /games/{id}; null while a daily game's day lasts.")
+    game_id: str | None = Field(description="Links to /games/{id}; null until no more moves for a daily "
+                                            "game's day can come.")
     finished_at: dt.datetime
 
 
 class LeaderboardOut(BaseModel):
+    board: Standing = Field(description="players: people; engines: bot games and engine-like games.")
     size: int
     mode: Mode
     date: dt.date | None

@@ -4,7 +4,8 @@ Each client message is a JSON object with an ``op``:
 
 - ``{"op": "moves", "token", "at", "moves"}`` answers like ``POST .../moves``;
 - ``{"op": "state", "token"}`` like ``POST .../state``;
-- ``{"op": "finish", "token", "name", "log"?, "helped"?}`` like ``POST .../finish``.
+- ``{"op": "hint", "token", "at"}`` like ``POST .../hint`` (the game is then never ranked);
+- ``{"op": "finish", "token", "name", "log"?, "helped"?, "name_key"?}`` like ``POST .../finish``.
 
 Each answer echoes ``op`` and carries exactly the HTTP answer's fields, or
 ``{"op", "status", "error"}`` (the HTTP status and error) for a refusal. The
@@ -24,7 +25,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ValidationError
 
 from ..api.deps import count_request, replay_charge
-from ..api.schemas import FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn
+from ..api.schemas import FinishIn, FinishOut, GameHintIn, MovesIn, PositionOut, StateOut, TokenIn
 from ..config import MAX_MESSAGE
 from ..errors import ClientError, describe_validation
 from ..limits.address import client_address
@@ -34,7 +35,8 @@ from . import mover as live
 router = APIRouter()
 log = logging.getLogger(__name__)
 
-_REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "finish": FinishIn}
+_REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "finish": FinishIn,
+                                          "hint": GameHintIn}
 
 
 @router.websocket("/api/games/{game_id}/play")
@@ -76,7 +78,7 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         model = _REQUESTS.get(op) if isinstance(op, str) else None
         if model is None:
             op = op if isinstance(op, str) and len(op) <= 16 else None
-            raise ClientError(422, "op must be 'moves', 'state' or 'finish'")
+            raise ClientError(422, "op must be 'moves', 'state', 'hint' or 'finish'")
         try:
             body = model.model_validate(data)
         except ValidationError as exc:
@@ -88,8 +90,7 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         else:
             fields = await run_in_threadpool(_run, app, client, game_id, op, body)
     except ClientError as exc:
-        refusal = {"op": op, "status": exc.status, "error": exc.message}
-        return refusal | ({"code": exc.code} if exc.code else {})
+        return {"op": op, "status": exc.status, **exc.body()}
     except Exception:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
         log.exception("unhandled error on the play socket")
         return {"op": op, "status": 500, "error": "internal error; nothing was stored"}
@@ -98,7 +99,7 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
 
 def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
     # counted here, off the event loop: with REDIS_URL the count is a round trip to Redis
-    count_request(app, "games" if op == "finish" else "moves", client)
+    count_request(app, {"finish": "games", "hint": "hint"}.get(op, "moves"), client)
     state = app.state
     charge = replay_charge(app, client)
     if op == "moves":
@@ -108,9 +109,14 @@ def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, A
     if op == "state":
         now = live.state(state.store, state.secret, game_id, token=body.token)
         return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
-    name = check_name(body.name)  # before any work: a bad name is not a bad game
+    if op == "hint":
+        from ..api.routes.games import hint_for
+
+        return hint_for(app, client, game_id, body).model_dump()
+    # before any work: a bad name is not a bad game
+    name = None if body.name is None else check_name(body.name)
     with state.cpu_budget.spend(client, "finish"):  # the finish's replay counts as over HTTP
         done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
-                           log=body.log, helped=body.helped, charge=charge)
+                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge)
     state.answers.clear()
     return FinishOut(**vars(done)).model_dump()

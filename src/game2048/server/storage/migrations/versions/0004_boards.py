@@ -1,0 +1,43 @@
+"""Leaderboards a script cannot top: the engines board, help the server knows of, held names.
+
+Revision ID: 0004
+Revises: 0003
+"""
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0004"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("board", sa.String(8), nullable=False, server_default="players"))
+        batch.add_column(sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column("helped", sa.Boolean, nullable=False, server_default=sa.false()))
+        batch.drop_index("ix_games_board")
+        batch.create_index("ix_games_board",
+                           ["board", "size", "mode", "day", "ranked", "score", "finished_at"])
+    op.create_table(
+        "names",
+        sa.Column("name", sa.String(64), primary_key=True),
+        sa.Column("skeleton", sa.String(256), nullable=False),
+        sa.Column("key_hash", sa.String(64), nullable=False),
+        sa.Column("first_game", sa.String(16), nullable=False),
+        sa.Column("used_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_names_skeleton", "names", ["skeleton"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_names_skeleton", table_name="names")
+    op.drop_table("names")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_index("ix_games_board")
+        batch.create_index("ix_games_board", ["size", "mode", "day", "ranked", "score", "finished_at"])
+        batch.drop_column("helped")
+        batch.drop_column("bot")
+        batch.drop_column("board")
