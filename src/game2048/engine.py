@@ -235,9 +235,6 @@ class Tables:
             mask |= row_empty((board >> s) & rm) << (r * n)
         return mask
 
-    def empty_count(self, board: int) -> int:
-        return self.empty_mask(board).bit_count()
-
     def spawn(self, board: int, index: int, key: int) -> int:
         """``board`` with spawn ``index`` of the game with ``key`` on it (see docs/spawns.md)."""
         cells = self.free.get(self.empty_mask(board))

@@ -9,7 +9,6 @@ True
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
 from .engine import tables
@@ -65,6 +64,7 @@ class Game:
         "_key",
         "_log",
         "_over",
+        "_start",
         "_t",
         "_target_exp",
         "helped",
@@ -76,7 +76,11 @@ class Game:
     )
 
     def __init__(self, size: int = DEFAULT_SIZE, seed: int | None = None) -> None:
-        self._setup(size, secrets.randbelow(MAX_SEED) if seed is None else seed)
+        if seed is None:
+            import secrets  # only here: it costs more to import than the rest of the rules
+
+            seed = secrets.randbelow(MAX_SEED)
+        self._setup(size, seed)
         for index in range(OPENING_TILES):
             self._spawn(index)
 
@@ -96,6 +100,8 @@ class Game:
         self._log: list[str] = []
         self._target_exp = TARGETS[size].bit_length() - 1
         self._over: bool | None = None
+        # (board, score) a game made by from_board began with; None for an opening
+        self._start: tuple[list[list[int]], int] | None = None
 
     @classmethod
     def from_board(cls, board: Sequence[Sequence[int]], *, score: int = 0, seed: int = 0) -> Game:
@@ -119,6 +125,7 @@ class Game:
         game.score = score
         game._board = game._t.pack(exps)
         game.won = game._t.max_exponent(game._board) >= game._target_exp
+        game._start = (game.board, score)
         return game
 
     # -- keeping a game in play outside the process ---------------------
@@ -143,6 +150,24 @@ class Game:
             "moves": len(history), "undos_left": self.undos_left, "won": self.won, "helped": self.helped,
             "undo": [[_values(unpack(board)), score] for board, score in tail],
         }
+
+    def compact(self) -> None:
+        """Forget what no undo can reach and all but the last letter of the log, keeping the
+        position, the spawn numbering and ``last_tile``: a game kept in memory between moves
+        (a server's) then takes the same room however long it is. Afterwards ``log`` holds the
+        letters since, as for a game resumed from its snapshot.
+
+        >>> g = Game(4, 7); _ = g.play("LRLRLR"); board = g.board
+        >>> g.compact(); g.play("U") + g.play("Z"), g.board == board, len(g.log)
+        (2, True, 3)
+        """
+        history = self._history
+        kept = list.__len__(history)
+        reach = min(self.undos_left, len(history), kept)
+        # one position more than undo reaches: last_tile slides from the one before the last move
+        tail = list(history[kept - min(kept, max(reach, 1)):])
+        self._history = _Tail(len(history) - len(tail), tail)
+        del self._log[:-1]
 
     @classmethod
     def resume(cls, snapshot: Snapshot, log: str = "") -> Game:
@@ -301,9 +326,38 @@ class Game:
         """The directions that would change the board, in up, down, left, right order."""
         return [d for i, d in enumerate(DIRECTIONS) if self._t.move(self._board, i)[0] != self._board]
 
-    def record(self) -> dict[str, int | str]:
-        """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it."""
-        return {"size": self.size, "seed": self.seed, "log": self.log}
+    def record(self) -> dict[str, object]:
+        """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it.
+
+        A game made by ``from_board`` also has ``start``: ``{"board", "score"}``
+        it began with (``replay(..., start=board, start_score=score)``).
+        """
+        record: dict[str, object] = {"size": self.size, "seed": self.seed, "log": self.log}
+        if self._start is not None:
+            board, score = self._start
+            record["start"] = {"board": [list(row) for row in board], "score": score}
+        return record
+
+    # -- copies and pickles ---------------------------------------------
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle (and ``copy``) the whole game: board, score, log, undos and what undo can reach.
+
+        The row tables and the spawn key are rebuilt from size and seed on the
+        other side, so a pickle is small and a copy deals the same tiles.
+        """
+        history = self._history
+        state = (
+            self.size, self.seed, self._board, self.score, self.undos_left, self.won, self.helped,
+            list(list.__iter__(history)), getattr(history, "skipped", 0), self.log, self._start,
+        )
+        return _restore, state
+
+    def __copy__(self) -> Game:
+        return _restore(*self.__reduce__()[1])
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return _restore(*self.__reduce__()[1])
 
     def _repr_svg_(self) -> str:
         """The board as SVG: how a notebook shows a game (see ``game2048.svg``)."""
@@ -313,6 +367,33 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"
+
+    def __str__(self) -> str:
+        """The board as text, tiles right-aligned, ``.`` for empty, then the score.
+
+        >>> print(Game.from_board([[2, 0, 0], [0, 16, 0], [0, 0, 128]], score=40))
+          2   .   .
+          .  16   .
+          .   . 128
+        score: 40
+        """
+        board = self.board
+        width = max(len(str(v)) for row in board for v in row)
+        lines = [" ".join(str(v or ".").rjust(width) for v in row) for row in board]
+        return "\n".join([*lines, f"score: {self.score}"])
+
+
+def _restore(size: int, seed: int, board: int, score: int, undos_left: int, won: bool, helped: bool,
+             history: list[tuple[int, int]], skipped: int, log: str,
+             start: tuple[list[list[int]], int] | None) -> Game:
+    """The game ``Game.__reduce__`` took apart."""
+    game = Game.__new__(Game)
+    game._setup(size, seed)
+    game._board, game.score, game.undos_left, game.won, game.helped = board, score, undos_left, won, helped
+    game._history = _Tail(skipped, history) if skipped else list(history)
+    game._log = list(log)
+    game._start = start
+    return game
 
 
 

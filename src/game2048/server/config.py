@@ -156,7 +156,7 @@ def _seconds(text: str | None, default: float) -> float:
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """How this process takes part in reviewing games (``server/reviews.py``, ``docs/deploy.md``)."""
+    """How this process takes part in reviewing games (``server/reviews/``, ``docs/deploy.md``)."""
 
     #: Reviews this process runs at once, each in a process of its own (0: it only queues them).
     workers: int = 1

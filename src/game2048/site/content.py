@@ -230,11 +230,9 @@ def solver_page(request: Request) -> HTMLResponse:
 
 
 def _preset_settings() -> list[dict[str, Any]]:
-    """The solver's search settings, read from its code (empty if the solver is missing)."""
-    try:
-        from ..solver.search import PRESET_SETTINGS
-    except ImportError:
-        return []
+    """The solver's search settings, read from its code."""
+    from ..solver.search import PRESET_SETTINGS
+
     return [
         {
             "preset": preset,

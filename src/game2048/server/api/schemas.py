@@ -35,7 +35,9 @@ class NewGameIn(_Strict):
 Board = list[list[int]]
 NAME_HELP = (f"Nickname, 1 to {NAME_MAX} characters after cleaning (see `game2048.server.records.names`); "
              "a refused name answers 422 with a `code` that starts with `name_`.")
-Token = Field(max_length=128, description="The token from POST /api/games; it is never put in a URL.")
+#: Characters in a game token at most (the server's are 36).
+MAX_TOKEN = 128
+Token = Field(max_length=MAX_TOKEN, description="The token from POST /api/games; it is never put in a URL.")
 
 
 class TileOut(BaseModel):
@@ -54,7 +56,7 @@ class PositionOut(BaseModel):
     ranked: bool = Field(description="No undo was used and no hint asked for through the game (a hint or "
                          "autoplay told at the finish unranks too).")
     tile: TileOut | None = Field(None, description=(
-        "Where the tile dealt by the last letter landed; null when that letter was an undo, or in a state."))
+        "Where the tile dealt by the last letter landed; null when that letter was an undo."))
     helped: bool = Field(False, description="A hint was asked for through this game: it will not be ranked.")
 
     @classmethod
