@@ -298,7 +298,7 @@ test('a game abandoned for a new one is finished with its log, and the finish re
   controller.newGame();
   await settle();
   assert.equal(server.finished.length, 1);
-  assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false });
+  assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false, name_key: null });
   assert.equal(replay(4, 1001, log).score, server.games.get('g1').score);
 });
 
