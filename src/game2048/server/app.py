@@ -41,10 +41,14 @@ Play 2048 against a server that deals the tiles. `POST /api/games` starts a
 ranked game and answers its opening board (the seed stays on the server);
 `POST /api/games/{{id}}/moves` plays moves and answers each new tile; `POST
 /api/games/{{id}}/finish` keeps the server's own record, replays it, ranks it and
-reveals the seed. The WebSocket `/api/games/{{id}}/play` carries the same
-requests as JSON messages (`{{"op": "moves" | "state" | "finish", ...}}`).
-Practice games (a seed the client chose) go to `POST /api/records`: verified by
-replay, kept, never ranked.
+reveals the seed. `POST /api/games/{{id}}/hint` gives the solver's move for a
+game in play and makes it unranked. The WebSocket `/api/games/{{id}}/play`
+carries the same requests as JSON messages (`{{"op": "moves" | "state" | "hint" |
+"finish", ...}}`). A game started with `bot: "name"` is a bot's: ranked on the
+engines board (`GET /api/leaderboard?board=engines`), never the players'. The
+first finish under a name answers its `name_key`; later finishes under that name
+send it. Practice games (a seed the client chose) go to `POST /api/records`:
+verified by replay, kept, never ranked.
 
 Every error answer is `{{"error": "..."}}` with a 4xx status; each route lists
 the ones it can give:
