@@ -36,8 +36,19 @@ def test_replay_from_file_with_undo_is_unranked(tmp_path):
     assert result.exit_code == 0 and "ranked: no" in result.output
 
 
+def test_replay_of_a_record_with_a_secret_seed():
+    game = Game(5, "00112233445566778899aabbccddeeff")
+    for d in "LURDLURD":
+        game.move(d)
+    result = runner.invoke(app, ["replay", "-"], input=json.dumps(game.record()))
+    assert result.exit_code == 0 and f"score: {game.score}" in result.output
+
+
 def test_bad_records_fail_with_one_line(tmp_path):
     cases = {
+        "bad secret seed": json.dumps({"size": 4, "seed": "00112233", "log": ""}),
+        "seed not a number or string": json.dumps({"size": 4, "seed": [1], "log": ""}),
+        "no seed": json.dumps({"size": 4, "seed": None, "log": "L"}),
         "not json": "{",
         "not a record": "[1, 2]",
         "bad letter": json.dumps({"size": 4, "seed": 1, "log": "LQ"}),

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from game2048 import Game, slide
 from game2048.engine import tables
 from game2048.rules import DIRECTIONS
-from game2048.spawn import game_key
+from game2048.spawn import generator
 
 
 def test_illegal_move_changes_nothing_and_is_not_recorded():
@@ -135,8 +135,9 @@ def test_engine_agrees_with_the_plain_rules(n, seed, letters):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from([3, 4, 5, 6]), st.integers(0, 2**53 - 1), st.text("UDLRZ", max_size=120),
-       st.sets(st.integers(0, 120)))
+@given(st.sampled_from([3, 4, 5, 6]),
+       st.integers(0, 2**53 - 1) | st.binary(min_size=16, max_size=16).map(bytes.hex),
+       st.text("UDLRZ", max_size=120), st.sets(st.integers(0, 120)))
 def test_a_game_resumed_from_snapshots_deals_what_replay_deals(n, seed, letters, pauses):
     """Snapshots carry no log and at most 3 undo positions, yet the game goes on exactly."""
     import json
@@ -157,7 +158,7 @@ def test_a_game_resumed_from_snapshots_deals_what_replay_deals(n, seed, letters,
 def test_a_snapshot_that_is_not_one_is_refused():
     snap = Game(4, 1).snapshot()
     for bad in ({**snap, "undo": [[snap["board"], 0]]}, {**snap, "size": 5}, {"board": snap["board"]},
-                {**snap, "undos_left": 7}):
+                {**snap, "undos_left": 7}, {**snap, "seed": "0" * 31}, {**snap, "seed": None}):
         with pytest.raises(ValueError):
             Game.resume(bad)
 
@@ -167,13 +168,13 @@ def test_a_snapshot_that_is_not_one_is_refused():
     st.lists(st.integers(0, 17), min_size=16, max_size=16),
     st.integers(0, 3),
     st.integers(0, 2**20),
-    st.integers(0, 2**53 - 1),
+    st.integers(0, 2**53 - 1) | st.binary(min_size=16, max_size=16).map(bytes.hex),
 )
 def test_the_written_out_4x4_step_is_the_general_step(cells, d, index, seed):
     t = tables(4)
     board = t.pack([cells[r * 4 : (r + 1) * 4] for r in range(4)])
-    key = game_key(seed)
-    assert t._stepper4(d)(board, index, key) == t._stepper(d)(board, index, key)
+    key, draw = generator(seed)
+    assert t._stepper4(d, draw)(board, index, key) == t._stepper(d, draw)(board, index, key)
 
 
 def _played(size=4, seed=11, moves="LURDLLURRDLU", undos=1):

@@ -24,7 +24,7 @@ from .rules import (
     exponent,
     max_tile_for,
 )
-from .spawn import MAX_SEED, check_seed, game_key
+from .spawn import MAX_SEED, Seed, generator
 
 #: A game's position without its log, as plain JSON values (see ``Game.snapshot``).
 Snapshot = dict[str, object]
@@ -52,14 +52,17 @@ def direction_index(direction: str) -> int:
 class Game:
     """One game: ``move`` and ``undo`` change it, the properties describe it.
 
-    ``Game(size, seed)`` opens with two tiles drawn from the seed; with no seed
-    a random one is chosen. Spawn k of the game (0 and 1 at the opening, then
+    ``Game(size, seed)`` opens with two tiles drawn from the seed: an integer
+    ``0 <= seed < 2^53``, or a secret seed (32 lowercase hex digits, what the
+    server deals ranked games from; see ``spawn.secret_seed``). With no seed a
+    random integer one is chosen. Spawn k of the game (0 and 1 at the opening, then
     one per move in play) is a pure function of (seed, k, board), so undoing a
     move and making it again brings the same tile.
     """
 
     __slots__ = (
         "_board",
+        "_draw",
         "_history",
         "_key",
         "_log",
@@ -75,7 +78,7 @@ class Game:
         "won",
     )
 
-    def __init__(self, size: int = DEFAULT_SIZE, seed: int | None = None) -> None:
+    def __init__(self, size: int = DEFAULT_SIZE, seed: Seed | None = None) -> None:
         if seed is None:
             import secrets  # only here: it costs more to import than the rest of the rules
 
@@ -84,16 +87,16 @@ class Game:
         for index in range(OPENING_TILES):
             self._spawn(index)
 
-    def _setup(self, size: int, seed: int) -> None:
+    def _setup(self, size: int, seed: Seed) -> None:
         self.size = check_size(size)
-        self.seed = check_seed(seed)
+        self._key, self._draw = generator(seed)
+        self.seed = seed
         self.score = 0
         self.undos_left = MAX_UNDOS
         self.won = False
         #: Set by callers when a solver hint or autoplay chose a move; unranks the game.
         self.helped = False
         self._t = tables(size)
-        self._key = game_key(seed)
         self._board = 0
         # (board, score) before each move in play; its length numbers the next spawn
         self._history: list[tuple[int, int]] = []
@@ -104,7 +107,7 @@ class Game:
         self._start: tuple[list[list[int]], int] | None = None
 
     @classmethod
-    def from_board(cls, board: Sequence[Sequence[int]], *, score: int = 0, seed: int = 0) -> Game:
+    def from_board(cls, board: Sequence[Sequence[int]], *, score: int = 0, seed: Seed = 0) -> Game:
         """A game that starts from any position (for analysis, hints and tests).
 
         Its spawns are numbered as if the board were a fresh opening: the first
@@ -203,7 +206,7 @@ class Game:
     # -- play -----------------------------------------------------------
 
     def _spawn(self, index: int) -> None:
-        self._board = self._t.spawn(self._board, index, self._key)
+        self._board = self._t.spawn(self._board, index, self._key, self._draw)
 
     def move(self, direction: str) -> bool:
         """Play one move; False, and nothing changes, if it would not change the board."""
@@ -235,7 +238,7 @@ class Game:
         (3, 'LRZ')
         """
         t, history, key = self._t, self._history, self._key
-        steps, index_of = t.steps, _LETTER_INDEX
+        steps, index_of = t.steps[self._draw], _LETTER_INDEX
         board, score, won = self._board, self.score, self.won
         target_exp = self._target_exp
         target = 1 << target_exp
@@ -366,7 +369,7 @@ class Game:
         return svg(self, size=360)
 
     def __repr__(self) -> str:
-        return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"
+        return f"Game(size={self.size}, seed={self.seed!r}, score={self.score}, moves={self.moves})"
 
     def __str__(self) -> str:
         """The board as text, tiles right-aligned, ``.`` for empty, then the score.

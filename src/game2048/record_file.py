@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 import typer
 
+from .spawn import Seed
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -39,7 +41,7 @@ def read_record_file(file: str) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         fail(f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}")
     if not isinstance(record, dict) or not {"size", "seed", "log"} <= record.keys():
-        fail('a record is a JSON object {"size": 3..6, "seed": integer, "log": "UDLRZ..."}')
+        fail('a record is a JSON object {"size": 3..6, "seed": integer or "hex string", "log": "UDLRZ..."}')
     return record
 
 
@@ -47,7 +49,7 @@ class Record(NamedTuple):
     """A record's fields, checked: ``start`` is None for a game from an opening."""
 
     size: int
-    seed: int
+    seed: Seed
     log: str
     start: list[list[int]] | None
     start_score: int
@@ -57,8 +59,8 @@ def read_record(file: str) -> Record:
     """The record in ``file`` (``-``: standard input), its types checked; exits on a bad one."""
     record = read_record_file(file)
     size, seed, log = record["size"], record["seed"], record["log"]
-    if type(size) is not int or type(seed) is not int or not isinstance(log, str):
-        fail("size and seed must be integers and log a string")
+    if type(size) is not int or type(seed) not in (int, str) or not isinstance(log, str):
+        fail("size must be an integer, seed an integer or a hex string, and log a string")
     start = record.get("start")
     if start is None:
         return Record(size, seed, log, None, 0)

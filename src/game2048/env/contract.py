@@ -77,13 +77,17 @@ def action_space() -> spaces.Discrete:
 
 
 def check_reset_seed(seed: int) -> int:
-    """A seed given to ``reset``: it must be a game seed (0 <= seed < 2^53)."""
-    try:
-        return check_seed(seed)
-    except ValueError:
-        if isinstance(seed, np.integer):
-            return check_seed(int(seed))
-        raise
+    """A seed given to ``reset``: an integer game seed (0 <= seed < 2^53).
+
+    The compiled kernels draw integer seeds' tiles only: a secret seed (a
+    string) is refused here, as anything else is.
+    """
+    if isinstance(seed, np.integer):
+        seed = int(seed)
+    if type(seed) is not int:
+        shown = repr(seed)[:60]
+        raise ValueError(f"an environment's seed must be an integer with 0 <= seed < 2^53, got {shown}")
+    return check_seed(seed)  # type: ignore[return-value]
 
 
 def next_game_seed(rng: np.random.Generator) -> int:

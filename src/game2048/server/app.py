@@ -89,6 +89,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         purging.cancel()
         await asyncio.to_thread(review_queue.stop)
+        app.state.store.close()
         gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
 
 

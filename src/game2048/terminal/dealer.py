@@ -40,7 +40,7 @@ class Finished:
     """A finished game: its seed is known now, and the server may have ranked it."""
 
     score: int
-    seed: int | None
+    seed: int | str | None  # a ranked game's revealed seed is a secret seed (a string)
     ranked: bool
     rank: int | None = None
 

@@ -58,12 +58,25 @@ class PositionOut(BaseModel):
     tile: TileOut | None = Field(None, description=(
         "Where the tile dealt by the last letter landed; null when that letter was an undo."))
     helped: bool = Field(False, description="A hint was asked for through this game: it will not be ranked.")
+    applied: str | None = Field(None, description="With skip_illegal: the letters played, in order.")
+    tiles: list[TileOut | None] | None = Field(None, description=(
+        "With skip_illegal: the tile of each letter played (null for an undo)."))
 
     @classmethod
     def of(cls, p: live.Position) -> PositionOut:
-        tile = None if p.tile is None else TileOut(row=p.tile[0], col=p.tile[1], value=p.tile[2])
-        return cls(at=p.at, board=p.board, score=p.score, over=p.over, won=p.won, undos_left=p.undos_left,
-                   ranked=p.ranked, tile=tile, helped=p.helped)
+        return cls.model_validate(answer(p))
+
+
+def answer(p: live.Position) -> dict[str, object]:
+    """A position as the API answers it (``PositionOut``'s fields), without building the model:
+    what the socket sends for every move."""
+    return {"at": p.at, "board": p.board, "score": p.score, "over": p.over, "won": p.won,
+            "undos_left": p.undos_left, "ranked": p.ranked, "tile": _tile(p.tile), "applied": p.applied,
+            "tiles": None if p.tiles is None else [_tile(t) for t in p.tiles], "helped": p.helped}
+
+
+def _tile(tile: tuple[int, int, int] | None) -> dict[str, int] | None:
+    return None if tile is None else {"row": tile[0], "col": tile[1], "value": tile[2]}
 
 
 class NewGameOut(BaseModel):
@@ -88,6 +101,9 @@ class MovesIn(_Strict):
     at: int = Field(ge=0, le=MAX_LOG, description="The length of the game's log as the client knows it.")
     moves: str = Field(min_length=1, max_length=MAX_MOVES,
                        description=f"1 to {MAX_MOVES} letters: U D L R moves, Z undo; applied in order.")
+    skip_illegal: bool = Field(False, description=(
+        "Drop a letter the rules refuse instead of refusing the request (keys pressed before their "
+        "tiles were known); the answer's `applied` and `tiles` say what was played."))
 
 
 class TokenIn(_Strict):

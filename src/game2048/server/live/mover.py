@@ -126,6 +126,10 @@ class Position:
     tile: tuple[int, int, int] | None = None
     #: A hint was asked for through this game (the server's own word): it is not ranked.
     helped: bool = False
+    #: With ``skip_illegal``: the letters applied (the others were refused and dropped), and the
+    #: tile of each (None for an undo), so a client can play them out one by one.
+    applied: str | None = None
+    tiles: list[tuple[int, int, int] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -282,11 +286,14 @@ def _apply(game: Game, moves: str) -> None:
 
 
 def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
-         now: datetime | None = None, charge: Charge | None = None) -> Position:
+         now: datetime | None = None, charge: Charge | None = None, skip_illegal: bool = False) -> Position:
     """Apply ``moves`` (1 to 64 of U D L R Z) to the game at log length ``at``.
 
     All or nothing: an unknown letter, a move the rules refuse or a fourth
-    undo is a 422 and nothing is applied. ``at`` behind the game with exactly
+    undo is a 422 and nothing is applied. With ``skip_illegal`` a letter the
+    rules refuse is dropped instead, like a key pressed against a wall (a
+    client sends the keys pressed while it waited, not knowing the tiles yet),
+    and the answer says which letters were applied and the tile of each. ``at`` behind the game with exactly
     the letters played from there is a retry: the same answer as the first
     time (the last answer costs nothing; an older one is worked out by a
     replay, run inside ``with charge():``, so it counts against the client's
@@ -316,6 +323,8 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
             if at > live.at:
                 continue  # the game changed meanwhile
             played = live.log[at:]
+            if skip_illegal:  # which letters were dropped depends on the tiles: replay to see
+                return _skipping_retry(live, at, moves, charge)
             if played.startswith(moves):  # a retry: these letters are what was played from `at`
                 return _answer_at(live, at + len(moves), charge)
             if not moves.startswith(played):
@@ -332,12 +341,22 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
         # the metric's clock is the wall's: a thread's CPU clock costs more to read (a system call,
         # 6 us to over 100 us on a busy machine) than the rest of a move's bookkeeping
         started = perf_counter()
-        if game is not None:  # from memory
+        remembered = game is not None
+        if game is None:
+            held = _recent.take(live.id, live.at)
+            game = held[1] if held is not None else Game.resume(snapshot)
+        if skip_illegal:
+            new, tiles = _skipping(game, new)
+            if not new:  # every key met a wall: nothing to store
+                if remembered:
+                    continue  # unless the store says otherwise (a game finished elsewhere)
+                _recent.put(live, game)
+                stayed = _position(live.at, game, _stored_tile(snapshot), helped=live.helped)
+                return replace(stayed, applied="", tiles=[])
+        elif remembered:
             if game.play(new) != len(new):
                 continue  # refused: the store says why (the game may have been finished elsewhere)
         else:
-            held = _recent.take(live.id, live.at)
-            game = held[1] if held is not None else Game.resume(snapshot)
             _apply(game, new)
         # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
         tile = game.last_tile()
@@ -347,8 +366,30 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
             head = replace(live, at=answer.at, log="", snapshot=position)
             _recent.put(head, game)
             metrics.count_moves(len(new), perf_counter() - started)
-            return answer
+            return replace(answer, applied=new, tiles=tiles) if skip_illegal else answer
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
+
+
+def _skipping(game: Game, letters: str) -> tuple[str, list[tuple[int, int, int] | None]]:
+    """Play each letter the rules allow, dropping the others: the letters played and their tiles."""
+    applied, tiles = [], []
+    for letter in letters:
+        if game.play(letter) == 1:
+            applied.append(letter)
+            tiles.append(game.last_tile())
+    return "".join(applied), tiles
+
+
+def _skipping_retry(live: Live, at: int, moves: str, charge: Charge | None) -> Position:
+    """A ``skip_illegal`` request from behind the game: a retry if skipping ``moves`` from ``at``
+    plays exactly what the log has there (answered as the first time), else a fork."""
+    with charge() if charge is not None else nullcontext():
+        game = replay(live.size, live.seed, live.log[:at])
+    applied, tiles = _skipping(game, moves)
+    if not live.log[at:].startswith(applied):
+        raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
+                               "fork (undo is the only way back)")
+    return replace(_position(at + len(applied), game, helped=live.helped), applied=applied, tiles=tiles)
 
 
 def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:

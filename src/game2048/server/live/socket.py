@@ -26,7 +26,17 @@ from pydantic import BaseModel, ValidationError
 
 from ...limits import MAX_LOG, MAX_MOVES
 from ..api.deps import count_request, replay_charge
-from ..api.schemas import MAX_TOKEN, FinishIn, FinishOut, GameHintIn, MovesIn, PositionOut, StateOut, TokenIn
+from ..api.schemas import (
+    MAX_TOKEN,
+    FinishIn,
+    FinishOut,
+    GameHintIn,
+    MovesIn,
+    PositionOut,
+    StateOut,
+    TokenIn,
+    answer,
+)
 from ..config import MAX_MESSAGE
 from ..errors import ClientError, describe_validation
 from ..limits.address import client_address
@@ -76,10 +86,12 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         if not isinstance(data, dict):
             raise ClientError(422, "the message must be a JSON object with an op")
         op = data.pop("op", None)
-        if op == "moves" and app.state.store.in_process and _plain_moves(data):
+        if op == "moves" and _plain_moves(data):
             # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
-            # written out) and, on SQLite, no thread
-            return {"op": op, **_position(_play_moves(app, client, game_id, data))}
+            # written out) and, on SQLite, no thread (a move takes less than handing it to one)
+            if app.state.store.in_process:
+                return {"op": op, **answer(_play_moves(app, client, game_id, data))}
+            return {"op": op, **answer(await run_in_threadpool(_play_moves, app, client, game_id, data))}
         model = _REQUESTS.get(op) if isinstance(op, str) else None
         if model is None:
             op = op if isinstance(op, str) and len(op) <= 16 else None
@@ -106,21 +118,16 @@ def _plain_moves(data: dict[str, Any]) -> bool:
     """Whether ``data`` is a moves request ``MovesIn`` would take as it is (else it checks and says why)."""
     token, at, moves = data.get("token"), data.get("at"), data.get("moves")
     return (type(token) is str and len(token) <= MAX_TOKEN and type(at) is int and 0 <= at <= MAX_LOG
-            and type(moves) is str and 1 <= len(moves) <= MAX_MOVES)
+            and type(moves) is str and 1 <= len(moves) <= MAX_MOVES
+            and type(data.get("skip_illegal", False)) is bool)
 
 
 def _play_moves(app: Any, client: str, game_id: str, data: dict[str, Any]) -> live.Position:
     count_request(app, "moves", client)
     state = app.state
     return live.play(state.store, state.secret, game_id, token=data["token"], at=data["at"],
-                     moves=data["moves"], charge=replay_charge(app, client))
-
-
-def _position(p: live.Position) -> dict[str, Any]:
-    """A move's answer, as ``PositionOut`` has it."""
-    tile = None if p.tile is None else {"row": p.tile[0], "col": p.tile[1], "value": p.tile[2]}
-    return {"at": p.at, "board": p.board, "score": p.score, "over": p.over, "won": p.won,
-            "undos_left": p.undos_left, "ranked": p.ranked, "tile": tile, "helped": p.helped}
+                     moves=data["moves"], charge=replay_charge(app, client),
+                     skip_illegal=data.get("skip_illegal", False))
 
 
 def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
@@ -130,8 +137,8 @@ def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, A
     charge = replay_charge(app, client)
     if op == "moves":
         p = live.play(state.store, state.secret, game_id, token=body.token, at=body.at, moves=body.moves,
-                      charge=charge)
-        return _position(p)
+                      charge=charge, skip_illegal=body.skip_illegal)
+        return answer(p)
     if op == "state":
         now = live.state(state.store, state.secret, game_id, token=body.token)
         return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
