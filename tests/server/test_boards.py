@@ -230,3 +230,54 @@ def test_a_name_unused_for_180_days_is_free_again(app, api):
         s.commit()
     r = api.finish(api.served(4, 5).issued, name="Sleeper")
     assert r.status_code == 200 and r.json()["name_key"]
+
+
+# -- engine-like games are held off the players' board --------------------------------------
+
+def finished_solver_game(api: Api, size: int = 3, name: str = "Sneaky") -> tuple[Played, dict]:
+    """A players' game (no bot declared) played to its end by the solver's fast preset."""
+    played = solver_game(api, size, 10_000)
+    r = api.finish(played.issued, name=name)
+    assert r.status_code == 200, r.text
+    return played, r.json()
+
+
+def test_an_undeclared_solver_bot_does_not_reach_the_players_board(api):
+    played, done = finished_solver_game(api)
+    assert done["verified"] and done["ranked"] and done["board"] == "engines"
+    assert board(api, "players", 3) == []
+    engines = api.client.get("/api/leaderboard", params={"size": 3, "board": "engines"}).json()["entries"]
+    assert [(e["name"], e["engine_like"]) for e in engines] == [("Sneaky", True)]
+    record = api.stored(played.issued["id"])
+    assert record["engine_like"] and record["board"] == "engines"
+    figures = record["likeness"]
+    assert figures["engine_like"] and figures["agreement"] >= 0.97 and figures["mattering"] >= 40
+    assert "engine-like" in api.client.get("/leaderboard?size=3&board=engines").text
+
+
+def test_a_game_of_simple_play_stays_on_the_players_board(api):
+    _, played, r = api.honest(3, None, name="Plain")  # left, down, right, up: the first that moves
+    assert r.json()["board"] == "players"
+    assert board(api, "players", 3) == [("Plain", played.score)]
+    figures = api.stored(played.issued["id"])["likeness"]
+    assert not figures["engine_like"] and figures["agreement"] < 0.9
+
+
+def test_the_players_board_shows_a_game_once_its_check_is_done(settings):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from game2048.server.reviews.checks import EngineChecks
+
+    app = create_app(replace(settings, engine_check="background"))
+    try:
+        app.state.checks = EngineChecks(app.state.sessions, pool=ThreadPoolExecutor(1))
+        api = Api(TestClient(app))  # no lifespan: the checker runs only when told here
+        _, played, r = api.honest(3, 30, name="Waiting")
+        assert r.status_code == 200 and r.json()["ranked"]
+        assert board(api, "players", 3) == []  # not checked yet
+        assert app.state.checks.work_once() and not app.state.checks.work_once()
+        api.client.app.state.answers.clear()
+        assert board(api, "players", 3) == [("Waiting", played.score)]
+    finally:
+        app.state.checks.stop()
+        app.state.engine.dispose()

@@ -31,6 +31,7 @@ from .limits.rate import RateLimiter
 from .live import socket
 from .live.stores import make_store, utc_now
 from .ops import probes
+from .reviews.checks import EngineChecks
 from .reviews.queue import ReviewQueue
 from .storage.db import load_secret, make_engine, migrate
 
@@ -84,11 +85,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     review_queue = ReviewQueue(app.state.sessions, app.state.settings.reviews)
     app.state.reviews = review_queue
     review_queue.start()
+    if app.state.settings.engine_check == "background":
+        app.state.checks.start()
     try:
         yield
     finally:
         purging.cancel()
         await asyncio.to_thread(review_queue.stop)
+        await asyncio.to_thread(app.state.checks.stop)
         app.state.store.close()
         gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
 
@@ -143,6 +147,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.answers = AnswerCache(settings.answer_ttl)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days)
+    app.state.checks = EngineChecks(sessions)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),

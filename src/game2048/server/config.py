@@ -101,6 +101,10 @@ class Settings:
     #: Load the solver's compiled code in the background at start, so the first
     #: hint is quick (GAME2048_WARM_SOLVER=0 turns it off).
     warm_solver: bool = False
+    #: The engine-like check of ranked players' games (GAME2048_ENGINE_CHECK): ``background``
+    #: (the players' board shows a game once it is checked), ``inline`` (the finish checks it),
+    #: or ``off``.
+    engine_check: str = "background"
     #: The review queue (GAME2048_REVIEW_*).
     reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
@@ -137,7 +141,15 @@ class Settings:
             body_deadline=_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
             reviews=ReviewSettings.from_env(env),
+            engine_check=_engine_check(env.get("GAME2048_ENGINE_CHECK")),
         )
+
+
+def _engine_check(text: str | None) -> str:
+    mode = (text or "background").strip().lower()
+    if mode not in ("background", "inline", "off"):
+        raise ValueError(f"GAME2048_ENGINE_CHECK must be background, inline or off, got {text!r}")
+    return mode
 
 
 def _count(text: str | None, default: int) -> int:

@@ -184,6 +184,7 @@ class EntryOut(BaseModel):
     game_id: str | None = Field(description="Links to /games/{id}; null until no more moves for a daily "
                                             "game's day can come.")
     finished_at: dt.datetime
+    engine_like: bool = Field(False, description="On the engines board because it plays like the solver.")
 
 
 class LeaderboardOut(BaseModel):
@@ -208,6 +209,12 @@ class RecordOut(BaseModel):
     name: str
     finished_at: dt.datetime
     start: StartOut | None = Field(None, description="Where a practice game began; null for an opening.")
+    board: Standing = Field("players", description="The leaderboard a ranked game is on.")
+    engine_like: bool = Field(False, description=(
+        "A players' game the engine-like check moved to the engines board (docs/bots.md)."))
+    likeness: dict[str, object] | None = Field(None, description=(
+        "The engine-like check's figures, once done: moves, mattering (positions where the choice "
+        "matters), agreement (the share of those where the solver's move was played), slips, engine_like."))
 
 
 class HintIn(_Strict):

@@ -30,6 +30,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from time import monotonic, perf_counter
+from typing import Any
 
 from sqlalchemy import Connection
 from sqlalchemy.orm import Session, sessionmaker
@@ -447,7 +448,8 @@ def hint(store: LiveStore, secret: str, game_id: str, *, token: str, at: int,
 
 def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
            name: str | None, log: str | None = None, helped: bool = False, name_key: str | None = None,
-           now: datetime | None = None, charge: Charge | None = None) -> Finished:
+           now: datetime | None = None, charge: Charge | None = None,
+           checking: Callable[[int, int, str], dict[str, Any]] | None = None) -> Finished:
     """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
 
     ``log``, if sent, must be the server's log (409 otherwise); it may go on
@@ -461,6 +463,11 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
     its ``name_key`` (409 ``name_held``), a look-alike of a held name is refused
     (409 ``name_confusable``); the finish that first uses a name answers its key.
     A bot game is recorded under its bot's name (``name`` is then that name).
+
+    ``checking(size, seed, log)``, for a ranked players' game, gives the record's
+    engine-like check columns (``reviews.checks``: done now, or left to the
+    background checker with ``checked`` false, which keeps it off the players'
+    board until then).
     """
     now = now or utc_now()
     engine = sessions.kw["bind"]
@@ -508,6 +515,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
                   "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked,
                   "helped": live.helped or helped}
+        if ranked and bot is None and checking is not None:
+            record |= checking(live.size, live.seed, live.log)
         _recent.take(live.id, live.at)  # no move after the finish may be played from memory
         if store.finish(live, live.at, record, None if bot is not None else take_name):
             with sessions() as session:

@@ -25,7 +25,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ValidationError
 
 from ...limits import MAX_LOG, MAX_MOVES
-from ..api.deps import count_request, replay_charge
+from ..api.deps import count_request, engine_check, replay_charge
 from ..api.schemas import (
     MAX_TOKEN,
     FinishIn,
@@ -150,6 +150,8 @@ def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, A
     name = None if body.name is None else check_name(body.name)
     with state.cpu_budget.spend(client, "finish"):  # the finish's replay counts as over HTTP
         done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
-                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge)
+                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge,
+                           checking=engine_check(app))
+    state.checks.wake()
     state.answers.clear()
     return FinishOut(**vars(done)).model_dump()

@@ -64,6 +64,8 @@ class Entry:
     #: None while the game's record is hidden (a daily game whose day lasts): no replay to link to.
     game_id: str | None
     finished_at: datetime
+    #: A players' game the check found to play like the solver (on the engines board, marked so).
+    engine_like: bool = False
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,11 @@ class Record:
     finished_at: datetime
     #: The position a practice game began from, ``{"board": rows, "score": n}``; None for an opening.
     start: dict[str, object] | None = None
+    #: The leaderboard it is on, and whether the engine-like check moved it there.
+    board: Board = "players"
+    engine_like: bool = False
+    #: The engine-like check's figures (``solver.likeness``), once it is done; None before or unasked.
+    likeness: dict[str, object] | None = None
 
     @property
     def begins(self) -> dict[str, object]:
@@ -155,6 +162,7 @@ def _board_filter(board: Board, size: int, mode: str, day: date | None):  # type
         GameRow.board == board, GameRow.size == size, GameRow.mode == mode,
         GameRow.day.is_(None) if day is None else GameRow.day == day,
         GameRow.ranked.is_(True),
+        GameRow.checked.is_(True),  # a players' game shows once its engine-like check is done
     )
 
 
@@ -191,14 +199,16 @@ def leaderboard(session: Session, size: int, mode: Mode = "classic", day: date |
     today = utc_today()
     day = (day or today) if mode == "daily" else None
     rows = session.execute(
-        select(GameRow.name, GameRow.score, GameRow.max_tile, GameRow.moves, GameRow.id, GameRow.finished_at)
+        select(GameRow.name, GameRow.score, GameRow.max_tile, GameRow.moves, GameRow.id, GameRow.finished_at,
+               GameRow.engine_like)
         .where(_board_filter(board, size, mode, day))
         .order_by(GameRow.score.desc(), GameRow.finished_at, GameRow.id)
         .limit(limit)
     ).all()
     shown = is_public(mode, day, True)
     return [
-        Entry(i, r.name, r.score, r.max_tile, r.moves, r.id if shown else None, _aware(r.finished_at))
+        Entry(i, r.name, r.score, r.max_tile, r.moves, r.id if shown else None, _aware(r.finished_at),
+              bool(r.engine_like))
         for i, r in enumerate(rows, start=1)
     ]
 
@@ -218,7 +228,8 @@ def get_record(session: Session, game_id: str) -> Record:
         raise ClientError(404, f"there is no finished game {game_id!r}")
     return Record(row.id, row.size, row.seed, row.mode, row.day, row.log or "", row.score or 0,  # type: ignore[arg-type]
                   row.max_tile or 0, row.moves or 0, row.ranked, row.name or "", _aware(row.finished_at),
-                  json.loads(row.start) if row.start else None)
+                  json.loads(row.start) if row.start else None, row.board, row.engine_like,  # type: ignore[arg-type]
+                  json.loads(row.likeness) if row.likeness else None)
 
 
 def _aware(moment: datetime) -> datetime:

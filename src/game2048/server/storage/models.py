@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text, false
+from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text, false, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from ...limits import NAME_MAX
@@ -57,10 +57,17 @@ class GameRow(Base):
     #: A hint was asked for through this game: it is never ranked. Only ever set, never cleared,
     #: and apart from ``live``, so a move saved at the same moment cannot undo it.
     helped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The engine-like check is done (``reviews.checks``): only then is a players' game on its board.
+    checked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: The check found the game plays like the solver: it is on the engines board, marked so.
+    engine_like: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The check's figures as JSON (``solver.likeness``): positions that matter, agreement, slips.
+    likeness: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (
         Index("ix_games_board", "board", "size", "mode", "day", "ranked", "score", "finished_at"),
         Index("ix_games_touched", "touched_at"),
+        Index("ix_games_unchecked", "checked", "finished_at"),
     )
 
 

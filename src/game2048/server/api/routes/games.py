@@ -11,7 +11,7 @@ from ...limits import browser as browsers
 from ...limits.address import client_address, network_of
 from ...live import mover as live
 from ...records import records as games
-from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_request, limited, replay_charge
+from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_request, engine_check, limited, replay_charge
 from ..schemas import (
     FinishIn,
     FinishOut,
@@ -135,8 +135,10 @@ def finish_game(game_id: GameId, body: FinishIn, request: Request, verify: Verif
     charge = replay_charge(request.app, client_address(request))
     with verify("finish"):
         done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
-                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge)
+                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge,
+                           checking=engine_check(request.app))
     state.answers.clear()  # this worker's leaderboards now include the new score
+    state.checks.wake()
     return FinishOut(**vars(done))
 
 

@@ -1,4 +1,5 @@
-"""Leaderboards a script cannot top: the engines board, help the server knows of, held names.
+"""Leaderboards a script cannot top: the engines board, help the server knows of, held names,
+the engine-like check of players' games.
 
 Revision ID: 0005
 Revises: 0004
@@ -18,6 +19,10 @@ def upgrade() -> None:
         batch.add_column(sa.Column("board", sa.String(8), nullable=False, server_default="players"))
         batch.add_column(sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()))
         batch.add_column(sa.Column("helped", sa.Boolean, nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column("checked", sa.Boolean, nullable=False, server_default=sa.true()))
+        batch.add_column(sa.Column("engine_like", sa.Boolean, nullable=False, server_default=sa.false()))
+        batch.add_column(sa.Column("likeness", sa.Text, nullable=True))
+        batch.create_index("ix_games_unchecked", ["checked", "finished_at"])
         batch.drop_index("ix_games_board")
         batch.create_index("ix_games_board",
                            ["board", "size", "mode", "day", "ranked", "score", "finished_at"])
@@ -38,6 +43,10 @@ def downgrade() -> None:
     with op.batch_alter_table("games") as batch:
         batch.drop_index("ix_games_board")
         batch.create_index("ix_games_board", ["size", "mode", "day", "ranked", "score", "finished_at"])
+        batch.drop_index("ix_games_unchecked")
+        batch.drop_column("likeness")
+        batch.drop_column("engine_like")
+        batch.drop_column("checked")
         batch.drop_column("helped")
         batch.drop_column("bot")
         batch.drop_column("board")
