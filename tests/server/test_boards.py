@@ -253,6 +253,8 @@ def test_an_undeclared_solver_bot_does_not_reach_the_players_board(api):
     figures = record["likeness"]
     assert figures["engine_like"] and figures["agreement"] >= 0.97 and figures["mattering"] >= 40
     assert "engine-like" in api.client.get("/leaderboard?size=3&board=engines").text
+    page = api.client.get(f"/games/{played.issued['id']}/review").text
+    assert 'data-testid="likeness"' in page and "engines board" in page
 
 
 def test_a_game_of_simple_play_stays_on_the_players_board(api):
