@@ -146,7 +146,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sessions = sessions
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.answers = AnswerCache(settings.answer_ttl)
-    app.state.store = make_store(engine, settings.redis_url, settings.idle_days)
+    app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)
     app.state.checks = EngineChecks(sessions)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),

@@ -147,9 +147,10 @@ class DatabaseStore(LiveStore):
     #: ``touched_at`` is moved forward only when it is older than this.
     TOUCH_EVERY = timedelta(hours=1)
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, durability: str = "process") -> None:
         self.engine = engine
         self.sqlite = self.in_process = engine.dialect.name == "sqlite"
+        self.to_disk = durability == "disk"
         self._writer = one_writer_for(engine)
         p = "?" if self.sqlite else "%s"
         self._head_sql = ("SELECT id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name "
@@ -172,7 +173,7 @@ class DatabaseStore(LiveStore):
             self._moves = create_engine(engine.url, pool_size=MOVE_CONNECTIONS, max_overflow=0,
                                         pool_pre_ping=False, pool_reset_on_return=None,
                                         isolation_level="AUTOCOMMIT")
-            event.listen(self._moves, "connect", _moves_session)
+            event.listen(self._moves, "connect", _moves_session_on_disk if self.to_disk else _moves_session)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[Any]:
@@ -197,6 +198,8 @@ class DatabaseStore(LiveStore):
             pooled = self.engine.raw_connection()
             pooled.detach()
             conn = self._own.conn = pooled.dbapi_connection
+            if self.to_disk:  # each move's commit flushed to disk (the WAL fsynced)
+                conn.execute("PRAGMA synchronous=FULL")
         try:
             yield conn
         except BaseException:
@@ -312,6 +315,13 @@ MOVE_CONNECTIONS = 8
 def _moves_session(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("SET synchronous_commit TO OFF")
+    cur.close()
+
+
+def _moves_session_on_disk(dbapi_conn: Any, _record: Any) -> None:
+    """PostgreSQL's default: a commit waits for its WAL on disk (concurrent commits share a flush)."""
+    cur = dbapi_conn.cursor()
+    cur.execute("SET synchronous_commit TO ON")
     cur.close()
 
 
@@ -531,11 +541,13 @@ class RedisStore(LiveStore):
         return len(gone)
 
 
-def make_store(engine: Engine, redis_url: str | None, idle_days: float) -> LiveStore:
-    """Redis when a URL is given, else the database."""
+def make_store(engine: Engine, redis_url: str | None, idle_days: float,
+               durability: str = "process") -> LiveStore:
+    """Redis when a URL is given, else the database. ``durability="disk"``: a saved move is on disk
+    before ``save`` returns (Redis: as its server's ``appendfsync`` says; see docs/deploy.md)."""
     if redis_url:
         return RedisStore(engine, redis_url, timedelta(days=idle_days))
-    return DatabaseStore(engine)
+    return DatabaseStore(engine, durability)
 
 
 def utc_now() -> datetime:
