@@ -440,7 +440,7 @@ test('without the server a practice game starts anyway, and goes to the records 
   assert.equal(store.get('queue').length, 1);
   server.up = true;
   await controller.queue.flush();
-  assert.deepEqual(server.records, [{ size: 4, seed, log, score, start: null, name: 'Ada' }]);
+  assert.deepEqual(server.records, [{ size: 4, seed, log, score, start: null, name: 'Ada', name_key: null }]);
   assert.deepEqual(store.get('queue'), []);
 });
 

@@ -283,3 +283,17 @@ def test_the_players_board_shows_a_game_once_its_check_is_done(settings):
     finally:
         app.state.checks.stop()
         app.state.engine.dispose()
+
+
+def test_a_practice_record_under_a_held_name_needs_its_key_and_never_takes_a_name(api):
+    from game2048 import Game
+
+    key = api.honest(4, 5, name="Keeper")[2].json()["name_key"]
+    game = Game(4, 77)
+    game.move("left")
+    held = api.record(game, name="Keeper")
+    assert held.status_code == 409 and held.json()["code"] == "name_held"
+    assert api.record(game, name="Keeper", name_key=key).status_code == 201
+    assert api.record(game, name="K\u0435eper").json()["code"] == "name_confusable"  # Cyrillic е
+    assert api.record(game, name="Practiser").status_code == 201
+    assert api.finish(api.served(4, 5).issued, name="Practiser", name_key=None).json()["name_key"]

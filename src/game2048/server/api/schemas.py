@@ -165,6 +165,7 @@ class RecordIn(_Strict):
     score: int = Field(ge=0, lt=MAX_SEED, description="The score the player saw.")
     name: str = Field(max_length=200, description=NAME_HELP)
     start: StartIn | None = Field(None, description="For a game begun from a position (the browser's load).")
+    name_key: str | None = Field(None, max_length=64, description="The key of a name this client holds.")
 
 
 class RecordKeptOut(BaseModel):

@@ -76,7 +76,7 @@ export class SubmissionQueue {
       let answer;
       try {
         answer = entry.kind === 'record'
-          ? await this.api.record({ ...entry.record, name })
+          ? await this.api.record({ ...entry.record, name, name_key: keys?.get(name) ?? null })
           : await this.api.finish(entry.id, {
             token: entry.token, log: entry.log, name, helped: Boolean(entry.helped), name_key: keys?.get(name) ?? null,
           });
