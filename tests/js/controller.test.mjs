@@ -353,7 +353,7 @@ test('a game abandoned for a new one is finished with its log, and the finish re
   controller.newGame();
   await settle();
   assert.equal(server.finished.length, 1);
-  assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false });
+  assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false, name_key: null });
   assert.equal(replay(4, dealtSeed(1), log).score, server.games.get('g1').score);
 });
 
@@ -440,7 +440,7 @@ test('without the server a practice game starts anyway, and goes to the records 
   assert.equal(store.get('queue').length, 1);
   server.up = true;
   await controller.queue.flush();
-  assert.deepEqual(server.records, [{ size: 4, seed, log, score, start: null, name: 'Ada' }]);
+  assert.deepEqual(server.records, [{ size: 4, seed, log, score, start: null, name: 'Ada', name_key: null }]);
   assert.deepEqual(store.get('queue'), []);
 });
 

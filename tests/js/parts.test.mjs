@@ -12,7 +12,8 @@ import { newSession, restore, restoreBest, serialise } from '../../src/game2048/
 import { ServerDealer, SocketLink } from '../../src/game2048/web/static/js/server_dealer.js';
 import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
-import { ApiError } from '../../src/game2048/web/static/js/api.js';
+import { Api, ApiError } from '../../src/game2048/web/static/js/api.js';
+import { NameKeys } from '../../src/game2048/web/static/js/name_keys.js';
 import { tileFace } from '../../src/game2048/web/static/js/tile_face.js';
 import { pack, translator } from './packs.mjs';
 
@@ -150,7 +151,7 @@ test('a failed submission stays queued until the server takes it', async () => {
   timers.shift()();
   await queue.flush();
   assert.equal(queue.entries.length, 0);
-  assert.deepEqual(sent, [['g7', { token: 't', log: 'LR', name: 'Ada', helped: false }]]);
+  assert.deepEqual(sent, [['g7', { token: 't', log: 'LR', name: 'Ada', helped: false, name_key: null }]]);
   assert.equal(done[0].rank, 1);
 });
 
@@ -261,4 +262,48 @@ test('a link tries no connection while the browser is offline, and does once it 
   online = true;
   link.request({ op: 'state', token: 't' });
   assert.deepEqual(opened, ['ws://game.test/api/games/g1/play']);
+});
+
+test('the first finish under a name keeps its key, and later finishes under it send it', async () => {
+  const store = new SafeStorage(new MemoryBackend());
+  const keys = new NameKeys(store);
+  const sent = [];
+  const key = 'a'.repeat(32);
+  const api = {
+    async finish(id, body) {
+      sent.push(body.name_key);
+      return { verified: true, ranked: true, score: 4, rank: 1, name_key: sent.length === 1 ? key : null };
+    },
+  };
+  const queue = new SubmissionQueue(store, api, { name: () => 'Ada', keys: async () => keys, setTimer: () => {} });
+  await queue.add({ kind: 'finish', id: 'g1', token: 't', log: 'L', helped: false });
+  await queue.add({ kind: 'finish', id: 'g2', token: 't', log: 'L', helped: false });
+  assert.deepEqual(sent, [null, key]);
+  assert.equal(keys.get('Ada'), key);
+  assert.equal(keys.set('Ada', 'not a key'), false); // a pasted code of the wrong shape is not kept
+  assert.equal(keys.set('Bo', ` ${'B'.repeat(32)} `), true);
+  assert.equal(keys.get('Bo'), 'b'.repeat(32));
+});
+
+test('a refusal keeps the fields the server sent with its code', async () => {
+  const api = new Api({
+    fetch: async () => ({ ok: false, status: 429, json: async () => ({ error: 'used', code: 'daily_tries_used', per: 'browser', limit: 3, size: 4, next_day: '2026-03-02T00:00:00+00:00' }) }),
+  });
+  await assert.rejects(api.newGame(4, 'daily'), (e) => e.code === 'daily_tries_used' && e.fields.limit === 3
+    && e.fields.per === 'browser' && e.fields.next_day.startsWith('2026-03-02') && !('error' in e.fields));
+});
+
+test('a ranked game asks for its hint through itself, and a practice game about its board', async () => {
+  const asked = [];
+  const api = {
+    async gameHint(id, body) { asked.push(['game', id, body]); return { move: 'left', scores: {} }; },
+    async hint(size, board) { asked.push(['bare', size, board.length]); return { move: 'up', scores: {} }; },
+  };
+  const issued = { id: 'g1', token: 't1', size: 4, mode: 'classic', board: [[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 2, 0, 0]], score: 0 };
+  const ranked = ServerDealer.fromIssued(issued, () => ({ request: () => new Promise(() => {}), close() {} }));
+  assert.equal((await ranked.hint(api)).move, 'left');
+  assert.equal(ranked.game.helped, true);
+  assert.equal(ranked.game.ranked, false);
+  assert.equal((await LocalDealer.opening(4, 7).hint(api)).move, 'up');
+  assert.deepEqual(asked, [['game', 'g1', { token: 't1', at: 0 }], ['bare', 4, 4]]);
 });

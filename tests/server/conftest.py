@@ -75,7 +75,8 @@ def settings(database_url: str) -> Settings:
     from game2048.server.config import normalise_database_url
 
     return Settings(database_url=normalise_database_url(database_url), secret=None, rate_limit="0",
-                    hint_rate_limit="0", move_rate_limit="0", daily_tries=50, metrics_token=METRICS_TOKEN)
+                    hint_rate_limit="0", move_rate_limit="0", daily_tries=50, metrics_token=METRICS_TOKEN,
+                    engine_check="inline")
 
 
 @pytest.fixture
@@ -151,6 +152,8 @@ class Api:
 
     def __init__(self, client: TestClient) -> None:
         self.client = client
+        #: The name keys this "browser" was given, by name, sent with later finishes as the page does.
+        self.name_keys: dict[str, str] = {}
 
     def start(self, size: int = 4, mode: str = "classic") -> dict:
         r = self.client.post("/api/games", json={"size": size, "mode": mode})
@@ -180,8 +183,15 @@ class Api:
         return self.play_on(Played(self.start(size, mode)), moves)
 
     def finish(self, issued: dict, *, name: str = "Ada", **fields: object):
+        """Finish the game under ``name``, with the name key this client holds for it (unless
+        ``name_key`` is given), keeping a key the answer hands out."""
         body: dict[str, object] = {"token": issued["token"], "name": name} | fields
-        return self.client.post(f"/api/games/{issued['id']}/finish", json=body)
+        if "name_key" not in fields and name in self.name_keys:
+            body["name_key"] = self.name_keys[name]
+        r = self.client.post(f"/api/games/{issued['id']}/finish", json=body)
+        if r.status_code == 200 and r.json().get("name_key"):
+            self.name_keys[name] = r.json()["name_key"]
+        return r
 
     def honest(self, size: int = 4, moves: int | None = 60, name: str = "Ada", mode: str = "classic"):
         """Start a game, play it through the server, finish it: (issued, played, response)."""

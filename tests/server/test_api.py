@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from game2048 import replay
 
-OPENING_FIELDS = {"id", "token", "size", "mode", "date", "board", "score", "at", "undos_left", "over", "won"}
+OPENING_FIELDS = {"id", "token", "size", "mode", "date", "board", "score", "at", "undos_left", "over", "won",
+                  "bot", "tries_left"}
 
 
 def test_a_new_game_opens_with_two_tiles_and_no_seed(api):
@@ -67,7 +68,8 @@ def test_leaderboard_best_first_ties_to_earlier_finish(api):
     if by_name["long"]["score"] == by_name["tie"]["score"]:
         assert by_name["long"]["rank"] < by_name["tie"]["rank"]
     entry = board["entries"][0]
-    assert set(entry) == {"rank", "name", "score", "max_tile", "moves", "game_id", "finished_at"}
+    assert set(entry) == {"rank", "name", "score", "max_tile", "moves", "game_id", "finished_at",
+                          "engine_like"}
     assert entry["game_id"] is not None
 
 

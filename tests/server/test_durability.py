@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 import time
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -20,6 +21,11 @@ from .serving import Server, fresh_post
 
 GAMES = 8
 FINISHED = 12
+
+
+def name_of(game_id: str) -> str:
+    """A name of each game's own: a name belongs to the first finish under it (its name key)."""
+    return f"d{zlib.crc32(game_id.encode())}"
 
 
 def test_acknowledged_moves_and_finishes_survive_sigkill(database_url: str, tmp_path: Path) -> None:
@@ -62,7 +68,7 @@ def test_acknowledged_moves_and_finishes_survive_sigkill(database_url: str, tmp_
         def finisher(issued: dict) -> None:
             try:
                 r = fresh_post(server.url, f"/api/games/{issued['id']}/finish",
-                               {"token": issued["token"], "name": "durable"})
+                               {"token": issued["token"], "name": name_of(issued["id"])})
             except httpx.HTTPError:
                 return
             if r.status_code == 200:
@@ -105,7 +111,7 @@ def test_acknowledged_moves_and_finishes_survive_sigkill(database_url: str, tmp_
             assert r.status_code == 200, r.text
             answers.append(r.json())
             done = fresh_post(restarted.url, f"/api/games/{issued['id']}/finish",
-                              {"token": token, "name": "n"})
+                              {"token": token, "name": name_of(issued["id"])})
             assert done.status_code == 200, done.text
             # the revealed record replays to every board the client was dealt
             boards = {a["at"]: a["board"] for a in answers}
@@ -120,7 +126,7 @@ def test_acknowledged_moves_and_finishes_survive_sigkill(database_url: str, tmp_
                 assert r.json()["score"] == answer["score"] and r.json()["seed"] == answer["seed"]
                 again = fresh_post(restarted.url, f"/api/games/{game_id}/finish",
                                    {"token": next(g["token"] for g in to_finish if g["id"] == game_id),
-                                    "name": "durable"})
+                                    "name": name_of(game_id)})
                 assert again.status_code == 200 and again.json() == answer
     finally:
         restarted.kill()

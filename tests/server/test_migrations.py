@@ -90,7 +90,8 @@ def test_every_migration_upgrades_and_downgrades_in_turn(settings):
         assert "games" in tables[0] and "daily_tries" not in tables[0]
         assert "daily_tries" in tables[1] and "reviews" not in tables[1]
         assert "reviews" in tables[2] and "game_moves" not in tables[2]
-        assert "game_moves" in tables[3]
+        assert "game_moves" in tables[3] and "names" not in tables[3]
+        assert "names" in tables[4]
         for below in reversed(range(len(chain) - 1)):
             assert step(command.downgrade, chain[below]) == tables[below]
         assert step(command.downgrade, "base") == set()

@@ -5,6 +5,7 @@ player saw."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx
@@ -88,3 +89,30 @@ def test_the_servers_refusal_reaches_the_player(server):
     dealer._token = "forged"
     with pytest.raises(DealerError, match=r"403"):
         dealer.move(legal)
+
+
+def test_game2048_solve_with_server_and_bot_plays_declared_bot_games_onto_the_engines_board(server):
+    from typer.testing import CliRunner
+
+    from game2048.cli import app
+
+    r = CliRunner().invoke(app, ["solve", "--server", server.url, "--bot", "CliBot", "--size", "3",
+                                 "--games", "2", "--max-moves", "30", "--json"])
+    assert r.exit_code == 0, r.output
+    played = json.loads(r.output.strip().splitlines()[-1])["games"]
+    assert len(played) == 2 and all(g["ranked"] and g["moves"] == 30 for g in played)
+    for g in played:
+        record = httpx.get(f"{server.url}/api/games/{g['game_id']}").json()
+        assert record["name"] == "CliBot" and replay(3, g["seed"], record["log"]).score == g["score"]
+    engines = httpx.get(f"{server.url}/api/leaderboard", params={"size": 3, "board": "engines"}).json()
+    players = httpx.get(f"{server.url}/api/leaderboard", params={"size": 3}).json()
+    assert {e["name"] for e in engines["entries"]} == {"CliBot"} and players["entries"] == []
+
+
+def test_solve_needs_both_server_and_bot():
+    from typer.testing import CliRunner
+
+    from game2048.cli import app
+
+    r = CliRunner().invoke(app, ["solve", "--server", "http://127.0.0.1:9"])
+    assert r.exit_code != 0 and "--bot" in r.output

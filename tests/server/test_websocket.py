@@ -11,7 +11,8 @@ from game2048 import replay
 
 from .conftest import next_move
 
-POSITION = {"op", "at", "board", "score", "over", "won", "undos_left", "ranked", "tile", "applied", "tiles"}
+POSITION = {"op", "at", "board", "score", "over", "won", "undos_left", "ranked", "tile", "applied", "tiles",
+            "helped"}
 
 
 def test_a_game_played_over_the_socket_matches_http_and_is_revealed_at_the_finish(api):

@@ -28,8 +28,9 @@ def server(database_url: str, tmp_path: Path):  # type: ignore[no-untyped-def]
     running.kill()
 
 
-def _play_fairly(url: str, size: int) -> tuple[int, float]:
-    """One game over fresh connections, checked at every step; (moves, seconds)."""
+def _play_fairly(url: str, size: int, name: str = "fair") -> tuple[int, float]:
+    """One game over fresh connections, checked at every step; (moves, seconds). Each game finishes
+    under a name of its own: a name belongs to the first finish under it."""
     r = fresh_post(url, "/api/games", {"size": size})
     assert r.status_code == 201, r.text
     issued, bodies = r.json(), [r.text]
@@ -49,12 +50,12 @@ def _play_fairly(url: str, size: int) -> tuple[int, float]:
         board, at, log = answer["board"], answer["at"], log + letter
         answers[at] = board
     elapsed = time.perf_counter() - started
-    done = fresh_post(url, f"/api/games/{issued['id']}/finish", {"token": issued["token"], "name": "fair"})
+    done = fresh_post(url, f"/api/games/{issued['id']}/finish", {"token": issued["token"], "name": name})
     assert done.status_code == 200, done.text
     seed = done.json()["seed"]
     assert not any(str(seed) in body for body in bodies)  # never shown before the finish
     record = json.loads(fresh_post(url, f"/api/games/{issued['id']}/finish",
-                                   {"token": issued["token"], "name": "fair"}).text)
+                                   {"token": issued["token"], "name": name}).text)
     assert record == done.json()
     game = replay(size, seed, "")
     assert game.board == answers[0]
@@ -67,7 +68,8 @@ def _play_fairly(url: str, size: int) -> tuple[int, float]:
 def test_eight_concurrent_games_over_fresh_connections_are_dealt_fairly(server: Server) -> None:
     started = time.perf_counter()
     with ThreadPoolExecutor(GAMES) as pool:
-        results = list(pool.map(lambda i: _play_fairly(server.url, 3 + i % 4), range(GAMES)))
+        results = list(pool.map(lambda i: _play_fairly(server.url, 3 + i % 4, f"fair{'abcdefgh'[i]}"),
+                                range(GAMES)))
     elapsed = time.perf_counter() - started
     moves = sum(m for m, _ in results)
     assert moves >= GAMES * 10

@@ -34,6 +34,7 @@ from .limits.rate import RateLimiter
 from .live import socket
 from .live.stores import make_store, utc_now
 from .ops import probes
+from .reviews.checks import EngineChecks
 from .reviews.queue import ReviewQueue
 from .storage.db import load_secret, make_engine, migrate
 
@@ -44,10 +45,14 @@ Play 2048 against a server that deals the tiles. `POST /api/games` starts a
 ranked game and answers its opening board (the seed stays on the server);
 `POST /api/games/{{id}}/moves` plays moves and answers each new tile; `POST
 /api/games/{{id}}/finish` keeps the server's own record, replays it, ranks it and
-reveals the seed. The WebSocket `/api/games/{{id}}/play` carries the same
-requests as JSON messages (`{{"op": "moves" | "state" | "finish", ...}}`).
-Practice games (a seed the client chose) go to `POST /api/records`: verified by
-replay, kept, never ranked.
+reveals the seed. `POST /api/games/{{id}}/hint` gives the solver's move for a
+game in play and makes it unranked. The WebSocket `/api/games/{{id}}/play`
+carries the same requests as JSON messages (`{{"op": "moves" | "state" | "hint" |
+"finish", ...}}`). A game started with `bot: "name"` is a bot's: ranked on the
+engines board (`GET /api/leaderboard?board=engines`), never the players'. The
+first finish under a name answers its `name_key`; later finishes under that name
+send it. Practice games (a seed the client chose) go to `POST /api/records`:
+verified by replay, kept, never ranked.
 
 Every error answer is `{{"error": "..."}}` with a 4xx status; each route lists
 the ones it can give:
@@ -84,11 +89,14 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
                                charge=app.state.cpu_budget.charge)  # reviews count as verification
     app.state.reviews = review_queue
     review_queue.start()
+    if app.state.settings.engine_check == "background":
+        app.state.checks.start()
     try:
         yield
     finally:
         purging.cancel()
         await asyncio.to_thread(review_queue.stop)
+        await asyncio.to_thread(app.state.checks.stop)
         app.state.store.close()
         gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
 
@@ -145,6 +153,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.answers = AnswerCache(settings.answer_ttl)
     app.state.open_sockets = Counter()  # per client address (live/socket.py)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)
+    app.state.checks = EngineChecks(sessions)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),

@@ -20,6 +20,7 @@ DEFAULT_RATE_LIMIT = "120/minute"
 #: Move requests per client address: far above a person's pace, and batches carry up to 64 moves.
 DEFAULT_MOVE_RATE_LIMIT = "50/second"
 DEFAULT_DAILY_TRIES = 3
+DEFAULT_DAILY_TRIES_PER_NETWORK = 30
 DEFAULT_IDLE_DAYS = 7.0
 #: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
 DEFAULT_HINT_RATE_LIMIT = "20/second"
@@ -79,8 +80,11 @@ class Settings:
     hint_rate_limit: str = DEFAULT_HINT_RATE_LIMIT
     #: Move requests (HTTP or WebSocket messages) per client address.
     move_rate_limit: str = DEFAULT_MOVE_RATE_LIMIT
-    #: Daily games one client address may start per size and UTC day.
+    #: Daily games one browser may start per size and UTC day.
     daily_tries: int = DEFAULT_DAILY_TRIES
+    #: Daily games the browsers of one network (IPv4 address, IPv6 /64) may start per size and
+    #: UTC day; never fewer than ``daily_tries``.
+    daily_tries_per_network: int = DEFAULT_DAILY_TRIES_PER_NETWORK
     #: Unfinished games with no move for this many days are removed.
     idle_days: float = DEFAULT_IDLE_DAYS
     #: ``"process"``: an acknowledged move survives a killed server process (the default);
@@ -115,6 +119,10 @@ class Settings:
     #: Bytes of practice records (log, name, start) one address may keep a UTC day
     #: (GAME2048_PRACTICE_BYTES; 0 no limit).
     practice_bytes: int = 4 * 1024 * 1024
+    #: The engine-like check of ranked players' games (GAME2048_ENGINE_CHECK): ``background``
+    #: (the players' board shows a game once it is checked), ``inline`` (the finish checks it),
+    #: or ``off``.
+    engine_check: str = "background"
     #: The review queue (GAME2048_REVIEW_*).
     reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
@@ -125,7 +133,7 @@ class Settings:
         DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
         GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never),
         GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint),
-        GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_IDLE_DAYS,
+        GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_DAILY_TRIES_PER_NETWORK, GAME2048_IDLE_DAYS,
         GAME2048_BODY_DEADLINE (seconds to deliver a request body, 30),
         GAME2048_MOVE_DURABILITY (``process`` or ``disk``, see docs/deploy.md),
         GAME2048_CPU_BUDGET (CPU seconds of verification per client, ``"10/minute"``; 0 off, as is
@@ -143,6 +151,8 @@ class Settings:
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
             move_rate_limit="0" if off else env.get("GAME2048_MOVE_RATE_LIMIT", DEFAULT_MOVE_RATE_LIMIT),
             daily_tries=_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
+            daily_tries_per_network=_count(env.get("GAME2048_DAILY_TRIES_PER_NETWORK"),
+                                           DEFAULT_DAILY_TRIES_PER_NETWORK),
             idle_days=_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
             move_durability=_durability(env.get("GAME2048_MOVE_DURABILITY")),
             cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),
@@ -157,6 +167,7 @@ class Settings:
             practice_records=_count(env.get("GAME2048_PRACTICE_RECORDS"), 200),
             practice_bytes=_count(env.get("GAME2048_PRACTICE_BYTES"), 4 * 1024 * 1024),
             reviews=ReviewSettings.from_env(env),
+            engine_check=_engine_check(env.get("GAME2048_ENGINE_CHECK")),
         )
 
 
@@ -174,6 +185,13 @@ def _public_url(text: str | None) -> str | None:
     if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/"):
         raise SystemExit(f"GAME2048_PUBLIC_URL must be http(s)://host[:port], got {text!r}")
     return f"{parts.scheme}://{parts.netloc}"
+
+
+def _engine_check(text: str | None) -> str:
+    mode = (text or "background").strip().lower()
+    if mode not in ("background", "inline", "off"):
+        raise ValueError(f"GAME2048_ENGINE_CHECK must be background, inline or off, got {text!r}")
+    return mode
 
 
 def _count(text: str | None, default: int) -> int:

@@ -26,15 +26,22 @@ log = logging.getLogger(__name__)
 
 class ClientError(Exception):
     """A request the server refuses; ``status`` is the HTTP status to answer with, ``code``
-    a stable word for what was refused (``name_invisible``), where a client acts on it."""
+    a stable word for what was refused (``name_invisible``), where a client acts on it, and
+    ``fields`` the figures a client needs to say it in its own words (``daily_tries_used``:
+    ``limit``, ``next_day``...)."""
 
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
-                 code: str | None = None) -> None:
+                 code: str | None = None, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers
         self.code = code
+        self.fields = fields or {}
+
+    def body(self) -> dict[str, Any]:
+        """The answer's JSON: ``{"error", "code"?, ...fields}``."""
+        return {"error": self.message} | ({"code": self.code} if self.code else {}) | self.fields
 
 #: Every status the API answers a client's mistake with, and what it means.
 STATUSES: dict[int, str] = {
@@ -44,13 +51,14 @@ STATUSES: dict[int, str] = {
     405: "the method is not allowed on this path",
     408: "the request's body did not arrive in time",
     409: "the game went on differently (a fork, or `at` ahead of its log), is finished, or is a "
-         "daily game past its day; or a finish whose log is not the server's",
+         "daily game past its day; or a finish whose log is not the server's, or under a name held by "
+         "another (code `name_held`, `name_confusable`)",
     413: "the request body is over the byte limit",
     422: "a body that cannot be read as JSON (or not UTF-8, or not application/json), a request "
          "that does not fit the schema (a log too long included), a move the rules refuse (nothing "
          "of the request is applied), or a record that does not verify",
-    429: "too many requests, too much verification work, or today's daily tries used, from this "
-         "address: see Retry-After",
+    429: "too many requests or too much verification work from this address, or today's daily tries "
+         "used by this browser or network (code `daily_tries_used`): see Retry-After",
 }
 
 
@@ -67,7 +75,9 @@ OTHER_STATUSES: dict[int, str] = {
 class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, in words a person can act on.")
     code: str | None = Field(default=None, description="A stable word for the reason, where a client "
-                             "acts on it: a refused name's codes start with `name_`.")
+                             "acts on it: a refused name's codes start with `name_`; `daily_tries_used` "
+                             "comes with `per` (browser or network), `limit`, `size` and `next_day` "
+                             "(when the next UTC day starts).")
 
 
 def responses(*codes: int,
@@ -117,8 +127,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ClientError)
     async def refused(_request: Request, exc: ClientError) -> JSONResponse:
-        body = {"error": exc.message} | ({"code": exc.code} if exc.code else {})
-        return JSONResponse(body, status_code=exc.status, headers=exc.headers)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -15,7 +15,7 @@ from ..server.http import conditional
 from ..server.http.cache import BoundedLRU
 from ..server.limits.address import client_address
 from ..server.records import records as games
-from ..server.records.records import MODES
+from ..server.records.records import BOARDS, MODES
 from .i18n import pick_language
 from .render import language_headers, render
 
@@ -42,18 +42,20 @@ def _day(text: str | None) -> date:
 
 @router.get("/leaderboard", response_class=HTMLResponse)
 def leaderboard_page(
-    request: Request, size: str = "4", mode: str = "classic", date: str | None = None
+    request: Request, size: str = "4", mode: str = "classic", date: str | None = None, board: str = "players"
 ) -> HTMLResponse:
-    """All-time and daily leaderboards per board size; a bad parameter falls back to the default."""
+    """All-time and daily leaderboards per board size, of players or of engines; a bad parameter
+    falls back to the default."""
     board_size = int(size) if size in {str(s) for s in SIZES} else 4
     board_mode = mode if mode in MODES else "classic"
+    which = board if board in BOARDS else "players"
     day = _day(date) if board_mode == "daily" else None
     with request.app.state.sessions() as s:
-        entries = games.leaderboard(s, board_size, board_mode, day, LEADERBOARD_ROWS)  # type: ignore[arg-type]
+        entries = games.leaderboard(s, board_size, board_mode, day, LEADERBOARD_ROWS, which)  # type: ignore[arg-type]
     today = games.utc_today()
     return render(
         request, "leaderboard.html", "leaderboard", entries=entries, size=board_size, mode=board_mode,
-        day=day, sizes=SIZES, modes=MODES,
+        day=day, sizes=SIZES, modes=MODES, board=which, boards=BOARDS,
         prev_day=day - timedelta(days=1) if day and day > FIRST_DAY else None,
         next_day=day + timedelta(days=1) if day and day < today else None,
     )

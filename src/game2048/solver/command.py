@@ -46,8 +46,22 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a report.")] = (
         False
     ),
+    server: Annotated[
+        str | None,
+        typer.Option(help="Play declared bot games on this game2048 server instead (needs --bot)."),
+    ] = None,
+    bot: Annotated[
+        str | None, typer.Option(help="The bot's name on the server's engines board (with --server).")
+    ] = None,
 ) -> None:
-    """Play seeded games with the solver and print its strength: scores, speed, tiles reached."""
+    """Play seeded games with the solver and print its strength: scores, speed, tiles reached.
+
+    With --server URL --bot NAME the solver plays bot games the server deals
+    instead, ranked on its engines board (docs/bots.md).
+    """
+    if server is not None or bot is not None:
+        _solve_on_server(server, bot, size, games, preset, depth, time_limit, threads, max_moves, as_json)
+        return
     from concurrent.futures import ProcessPoolExecutor
 
     from rich.console import Console
@@ -124,3 +138,37 @@ def solve(
         shown = first + shown
     for tile in shown:
         typer.echo(f"  {tile:>7}  {100 * reached[tile]:5.1f} %")
+
+
+def _solve_on_server(server: str | None, bot: str | None, size: int, games: int, preset: str,
+                     depth: int | None, time_limit: float | None, threads: int | None, max_moves: int | None,
+                     as_json: bool) -> None:
+    from ..terminal.dealer import DealerError
+    from .bot import play_bot_games
+    from .search import PRESETS, warm_up
+
+    if server is None or not bot:
+        raise typer.BadParameter("--server and --bot go together", param_hint="--server/--bot")
+    if preset not in PRESETS:
+        raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
+    warm_up()
+
+    def report(game) -> None:  # type: ignore[no-untyped-def]
+        if not as_json:
+            place = f"#{game.rank} on the engines board" if game.rank else "not ranked"
+            typer.echo(f"game {game.game_id}: score {game.score}, {game.moves} moves, tile {game.max_tile}, "
+                       f"{place}")
+
+    try:
+        played = play_bot_games(server, bot, size, games, preset=preset, depth=depth, time_limit=time_limit,
+                                threads=threads, max_moves=max_moves, done=report)
+    except DealerError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+    if as_json:
+        typer.echo(json.dumps({"server": server, "bot": bot, "size": size,
+                               "games": [vars(g) for g in played]}))
+        return
+    scores = [g.score for g in played]
+    typer.echo(f"{len(played)} bot games as {bot!r} on {server}: mean score {sum(scores) / len(scores):.0f}, "
+               f"best {max(scores)}")

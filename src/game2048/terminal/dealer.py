@@ -120,11 +120,14 @@ class ServerDealer:
     """
 
     def __init__(
-        self, base_url: str, size: int, *, mode: str = "classic", timeout: float = 10.0, retries: int = 3
+        self, base_url: str, size: int, *, mode: str = "classic", timeout: float = 10.0, retries: int = 3,
+        bot: str | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.size = size
         self.mode = mode
+        #: A declared bot's name: its games are ranked on the engines board (docs/bots.md).
+        self.bot = bot
         self.timeout = timeout
         self.retries = retries
         self.game_id: str | None = None
@@ -134,7 +137,10 @@ class ServerDealer:
         self._state: State | None = None
 
     def open(self) -> State:
-        answer = self._post("/api/games", {"size": self.size, "mode": self.mode})
+        body: dict[str, Any] = {"size": self.size, "mode": self.mode}
+        if self.bot is not None:
+            body["bot"] = self.bot
+        answer = self._post("/api/games", body)
         self.game_id, self._token = str(answer["id"]), str(answer["token"])
         self._at = int(answer.get("at", 0))
         self._in_play = 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Request
 from sqlalchemy.orm import Session
@@ -15,8 +15,8 @@ from ..errors import ClientError
 from ..limits.address import client_address
 from ..limits.cpu import Verifier
 
-__all__ = ["BODY_ERRORS", "Client", "Db", "GameId", "Verifier", "count_request", "limited", "replay_charge",
-           "session"]
+__all__ = ["BODY_ERRORS", "Client", "Db", "GameId", "Verifier", "count_request", "engine_check", "limited",
+           "replay_charge", "session"]
 
 #: What any route with a JSON body can answer before it runs: too slow, too large, unreadable.
 BODY_ERRORS = (408, 413, 422)
@@ -41,6 +41,19 @@ def limited(scope: str):  # type: ignore[no-untyped-def]
         count_request(request.app, scope, client_address(request))
 
     return Depends(check)
+
+
+def engine_check(app: FastAPI) -> Callable[[int, int, str], dict[str, Any]] | None:
+    """What a ranked players' finish gets for its engine-like check (``reviews.checks``): the
+    check itself (inline), an unchecked mark for the background checker, or nothing (off)."""
+    from ..reviews import checks
+
+    mode = app.state.settings.engine_check
+    if mode == "off":
+        return None
+    if mode == "inline":
+        return lambda size, seed, log: checks.record_fields(checks.check(size, seed, log))
+    return lambda _size, _seed, _log: {"checked": False}
 
 
 def replay_charge(app: FastAPI, client: str) -> Callable[[], AbstractContextManager[None]]:

@@ -15,6 +15,7 @@ from ...limits import MAX_LOG, MAX_MOVES, MAX_SEED, MAX_SIZE, MIN_SIZE, NAME_MAX
 from ...rules import Direction
 from ...solver.review import Class
 from ..live import mover as live
+from ..records.records import Board as Standing
 from ..records.records import Mode, RecordMode
 
 
@@ -26,6 +27,9 @@ class _Strict(BaseModel):
 class NewGameIn(_Strict):
     size: int = Field(4, ge=MIN_SIZE, le=MAX_SIZE, description="Board size: 3, 4, 5 or 6.")
     mode: Mode = Field("classic", description="classic: a fresh random seed; daily: the day's shared seed.")
+    bot: str | None = Field(None, max_length=200, description=(
+        "A bot game, under this name (the name rule applies): dealt and verified like any game, "
+        "ranked on the engines board, never the players' (docs/bots.md)."))
 
 
 Board = list[list[int]]
@@ -49,9 +53,11 @@ class PositionOut(BaseModel):
     over: bool = Field(description="No move changes the board.")
     won: bool = Field(description="The target tile was reached at least once.")
     undos_left: int
-    ranked: bool = Field(description="No undo was used (hint or autoplay, told at the finish, unrank too).")
+    ranked: bool = Field(description="No undo was used and no hint asked for through the game (a hint or "
+                         "autoplay told at the finish unranks too).")
     tile: TileOut | None = Field(None, description=(
         "Where the tile dealt by the last letter landed; null when that letter was an undo."))
+    helped: bool = Field(False, description="A hint was asked for through this game: it will not be ranked.")
     applied: str | None = Field(None, description="With skip_illegal: the letters played, in order.")
     tiles: list[TileOut | None] | None = Field(None, description=(
         "With skip_illegal: the tile of each letter played (null for an undo)."))
@@ -66,7 +72,7 @@ def answer(p: live.Position) -> dict[str, object]:
     what the socket sends for every move."""
     return {"at": p.at, "board": p.board, "score": p.score, "over": p.over, "won": p.won,
             "undos_left": p.undos_left, "ranked": p.ranked, "tile": _tile(p.tile), "applied": p.applied,
-            "tiles": None if p.tiles is None else [_tile(t) for t in p.tiles]}
+            "tiles": None if p.tiles is None else [_tile(t) for t in p.tiles], "helped": p.helped}
 
 
 def _tile(tile: tuple[int, int, int] | None) -> dict[str, int] | None:
@@ -85,6 +91,9 @@ class NewGameOut(BaseModel):
     undos_left: int
     over: bool
     won: bool
+    bot: str | None = Field(None, description="The bot's name, for a bot game (the engines board).")
+    tries_left: int | None = Field(None, description=(
+        "For a daily game: how many more of today's daily games of this size this browser may start."))
 
 
 class MovesIn(_Strict):
@@ -105,9 +114,19 @@ class StateOut(PositionOut):
     log: str = Field(description="The game's log so far.")
 
 
+class GameHintIn(_Strict):
+    token: str = Token
+    at: int = Field(ge=0, le=MAX_LOG, description="The length of the game's log: the position to hint for.")
+
+
 class FinishIn(_Strict):
     token: str = Token
-    name: str = Field(max_length=200, description=NAME_HELP)
+    name: str | None = Field(None, max_length=200, description=(
+        NAME_HELP + " Required, except in a bot game (recorded under its bot's name). A name held by "
+        "another (its first finish took it) answers 409 `name_held`, a look-alike of one 409 "
+        "`name_confusable`."))
+    name_key: str | None = Field(None, max_length=64, description=(
+        "The name key the first finish under this name answered: needed for a held name."))
     log: str | None = Field(None, max_length=MAX_LOG, description=(
         "Optional: the log as the client has it. It must be the server's log (409 otherwise), "
         f"or go on from it by at most {MAX_MOVES} letters, which are played first."))
@@ -120,8 +139,13 @@ class FinishOut(BaseModel):
     score: int
     max_tile: int
     rank: int | None = Field(description="Place on the leaderboard when it finished; null when not ranked.")
-    seed: int | None = Field(description="The game's seed, now public; null for a daily game until its "
-                                         "UTC day is over (everyone plays that seed today).")
+    seed: int | None = Field(description="The game's seed, now public; null for a daily game until no more "
+                                         "moves for its day can come (everyone plays that seed today).")
+    board: Standing = Field("players", description=(
+        "The leaderboard it is on: players, or engines (a bot game)."))
+    name_key: str | None = Field(None, description=(
+        "On the finish that first used this name (and its retries): the key later finishes under it send. "
+        "Keep it: only its hash is stored."))
 
 
 class StartIn(_Strict):
@@ -141,6 +165,7 @@ class RecordIn(_Strict):
     score: int = Field(ge=0, lt=MAX_SEED, description="The score the player saw.")
     name: str = Field(max_length=200, description=NAME_HELP)
     start: StartIn | None = Field(None, description="For a game begun from a position (the browser's load).")
+    name_key: str | None = Field(None, max_length=64, description="The key of a name this client holds.")
 
 
 class RecordKeptOut(BaseModel):
@@ -157,11 +182,14 @@ class EntryOut(BaseModel):
     score: int
     max_tile: int
     moves: int
-    game_id: str | None = Field(description="Links to /games/{id}; null while a daily game's day lasts.")
+    game_id: str | None = Field(description="Links to /games/{id}; null until no more moves for a daily "
+                                            "game's day can come.")
     finished_at: dt.datetime
+    engine_like: bool = Field(False, description="On the engines board because it plays like the solver.")
 
 
 class LeaderboardOut(BaseModel):
+    board: Standing = Field(description="players: people; engines: bot games and engine-like games.")
     size: int
     mode: Mode
     date: dt.date | None
@@ -182,6 +210,12 @@ class RecordOut(BaseModel):
     name: str
     finished_at: dt.datetime
     start: StartOut | None = Field(None, description="Where a practice game began; null for an opening.")
+    board: Standing = Field("players", description="The leaderboard a ranked game is on.")
+    engine_like: bool = Field(False, description=(
+        "A players' game the engine-like check moved to the engines board (docs/bots.md)."))
+    likeness: dict[str, object] | None = Field(None, description=(
+        "The engine-like check's figures, once done: moves, mattering (positions where the choice "
+        "matters), agreement (the share of those where the solver's move was played), slips, engine_like."))
 
 
 class HintIn(_Strict):

@@ -13,6 +13,10 @@ the length of the log; a request names the ``at`` it was made from, so a
 retry is recognised and answered as the first time, and a fork (other letters
 from an earlier ``at``) is refused.
 
+A game started as a bot's (``bot``) is dealt and verified like any other and
+ranked on the engines board; a game that asked for a hint through itself
+(``hint``) is never ranked, whatever its finish says.
+
 >>> deadline_for("daily", date(2026, 3, 1)).isoformat()
 '2026-03-02T00:10:00+00:00'
 """
@@ -26,7 +30,9 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
 from time import monotonic, perf_counter
+from typing import Any
 
+from sqlalchemy import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...game import Game, Snapshot
@@ -35,12 +41,22 @@ from ...record import refusal, replay
 from ...rules import LETTERS, SIZES, UNDO_LETTER
 from ..errors import ClientError
 from ..ops import metrics
-from ..records.records import MODES, Finished, Mode, check_name, could_be_game_id, finish_answer
+from ..records import owners
+from ..records.records import (
+    DAILY_GRACE,
+    MODES,
+    Finished,
+    Mode,
+    check_name,
+    could_be_game_id,
+    deadline_for,
+    finish_answer,
+)
 from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
 from .stores import Live, LiveStore, utc_now
 
-#: Moves in a daily game are accepted until its UTC day ends plus this.
-DAILY_GRACE = timedelta(minutes=10)
+__all__ = ["DAILY_GRACE", "Position", "Started", "Tries", "deadline_for", "finish", "hint", "play", "start",
+           "state"]
 #: Times a request re-reads a game that another request changed at the same moment.
 ATTEMPTS = 3
 #: A finish keeps reading the game again for this many seconds while moves still land on it:
@@ -109,6 +125,8 @@ class Position:
     ranked: bool
     #: Where the last letter's tile landed, ``(row, col, value)``; None after an undo or at the opening.
     tile: tuple[int, int, int] | None = None
+    #: A hint was asked for through this game (the server's own word): it is not ranked.
+    helped: bool = False
     #: With ``skip_illegal``: the letters applied (the others were refused and dropped), and the
     #: tile of each (None for an undo), so a client can play them out one by one.
     applied: str | None = None
@@ -123,19 +141,55 @@ class Started:
     mode: Mode
     date: date | None
     position: Position
+    #: The bot's name for a bot game (ranked on the engines board); None for a player's game.
+    bot: str | None = None
+    #: Daily tries left today for this browser and size after this one; None for a classic game.
+    tries_left: int | None = None
 
 
-def deadline_for(mode: str, day: date | None) -> datetime | None:
-    """The last moment a move of this game is accepted (None: no limit)."""
-    if mode != "daily" or day is None:
-        return None
-    return datetime.combine(day + timedelta(days=1), time(0), UTC) + DAILY_GRACE
+@dataclass(frozen=True)
+class Tries:
+    """Who starts a daily game, as its tries are counted: the browser (an id the server
+    issued) and the network (the IPv4 address, the IPv6 /64), each with its allowance."""
+
+    browser: str | None
+    network: str | None
+    per_browser: int = 3
+    per_network: int = 30
 
 
 def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None,
-              board: list[list[int]] | None = None) -> Position:
-    return Position(at, board or game.board, game.score, game.over, game.won, game.undos_left, game.ranked,
-                    tile or game.last_tile())
+              board: list[list[int]] | None = None, helped: bool = False) -> Position:
+    return Position(at, board or game.board, game.score, game.over, game.won, game.undos_left,
+                    game.ranked and not helped, tile or game.last_tile(), helped)
+
+
+def _count_tries(store: LiveStore, secret: str, tries: Tries, day: date, size: int,
+                 now: datetime) -> int | None:
+    """Count one daily try against the browser's and the network's allowances, or ClientError
+    (429, code ``daily_tries_used``) counting nothing. The answer: tries left for the browser."""
+    counted: list[str] = []
+    left = None
+    for per, who, limit in (("network", tries.network, tries.per_network),
+                            ("browser", tries.browser, tries.per_browser)):
+        if who is None:
+            continue
+        key = client_key(secret, f"{per}:{who}")
+        used = store.count_try(key, day, size, limit)
+        if not used:
+            for done in counted:
+                store.uncount_try(done, day, size)
+            next_day = datetime.combine(day + timedelta(days=1), time(0), UTC)
+            wait = int((next_day - now).total_seconds()) + 1
+            whom = "this browser has" if per == "browser" else "browsers on this network have"
+            raise ClientError(
+                429, f"{whom} started today's {size}x{size} daily game {limit} times; the next one comes at "
+                     "00:00 UTC", {"Retry-After": str(wait)}, code="daily_tries_used",
+                fields={"per": per, "limit": limit, "size": size, "next_day": next_day.isoformat()})
+        counted.append(key)
+        if per == "browser":
+            left = limit - used
+    return left
 
 
 
@@ -166,30 +220,36 @@ _tokens = _Tokens()
 
 
 def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str | None = None,
-          daily_tries: int = 3, now: datetime | None = None) -> Started:
+          daily_tries: int = 3, tries: Tries | None = None, bot: str | None = None,
+          now: datetime | None = None) -> Started:
     """Issue a game: a random seed (classic) or the day's shared one (daily), kept on the server.
 
-    A daily game counts against ``daily_tries`` for ``client`` (its address),
-    size and UTC day: 429 beyond. The answer has no seed and nothing else the
-    spawns could be worked out from.
+    A daily game counts against the tries of ``tries`` (its browser's and its
+    network's allowances; ``client`` and ``daily_tries`` stand for a network of
+    one address with that allowance) for its size and UTC day: 429 with code
+    ``daily_tries_used`` beyond. A ``bot`` game (the bot's name) is ranked on the
+    engines board. The answer has no seed and nothing else the spawns could be
+    worked out from.
     """
     if size not in SIZES:
         raise ClientError(422, f"size must be one of {', '.join(map(str, SIZES))}, got {size}")
     if mode not in MODES:
         raise ClientError(422, f"mode must be 'classic' or 'daily', got {mode!r}")
+    if bot is not None:
+        bot = check_name(bot)
     now = now or utc_now()
     day = now.date() if mode == "daily" else None
-    if day is not None and client is not None and not store.count_try(
-        client_key(secret, client), day, size, daily_tries
-    ):
-        wait = int((datetime.combine(day + timedelta(days=1), time(0), UTC) - now).total_seconds()) + 1
-        raise ClientError(429, f"you have started today's {size}x{size} daily game {daily_tries} times; "
-                               "the next one comes at 00:00 UTC", {"Retry-After": str(wait)})
+    if tries is None and client is not None:
+        tries = Tries(None, client, daily_tries, daily_tries)
+    left = None
+    if day is not None and tries is not None:
+        left = _count_tries(store, secret, tries, day, size, now)
     seed = daily_seed(secret, day, size) if day else classic_seed()
     game = Game(size, seed)
-    live = Live(new_game_id(), size, seed, mode, day, 0, "", game.snapshot())
+    live = Live(new_game_id(), size, seed, mode, day, 0, "", game.snapshot(),
+                board="engines" if bot is not None else "players", bot=bot)
     store.create(live, now)
-    return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game))
+    return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game), bot, left)
 
 
 def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True) -> Live:
@@ -293,7 +353,8 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
                 if remembered:
                     continue  # unless the store says otherwise (a game finished elsewhere)
                 _recent.put(live, game)
-                return replace(_position(live.at, game, _stored_tile(snapshot)), applied="", tiles=[])
+                stayed = _position(live.at, game, _stored_tile(snapshot), helped=live.helped)
+                return replace(stayed, applied="", tiles=[])
         elif remembered:
             if game.play(new) != len(new):
                 continue  # refused: the store says why (the game may have been finished elsewhere)
@@ -303,8 +364,8 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
         tile = game.last_tile()
         position = {**game.snapshot(), "tile": tile}
         if store.save(live.id, live.at, new, position, now):
-            answer = _position(live.at + len(new), game, tile, position["board"])  # type: ignore[arg-type]
-            head = Live(live.id, live.size, live.seed, live.mode, live.day, answer.at, "", position)
+            answer = _position(live.at + len(new), game, tile, position["board"], live.helped)  # type: ignore[arg-type]
+            head = replace(live, at=answer.at, log="", snapshot=position)
             _recent.put(head, game)
             metrics.count_moves(len(new), perf_counter() - started)
             return replace(answer, applied=new, tiles=tiles) if skip_illegal else answer
@@ -330,14 +391,15 @@ def _skipping_retry(live: Live, at: int, moves: str, charge: Charge | None) -> P
     if not live.log[at:].startswith(applied):
         raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
                                "fork (undo is the only way back)")
-    return replace(_position(at + len(applied), game), applied=applied, tiles=tiles)
+    return replace(_position(at + len(applied), game, helped=live.helped), applied=applied, tiles=tiles)
 
 
 def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:
     if at == live.at:
-        return _position(at, Game.resume(live.snapshot), _stored_tile(live.snapshot))  # type: ignore[arg-type]
+        return _position(at, Game.resume(live.snapshot), _stored_tile(live.snapshot),  # type: ignore[arg-type]
+                         helped=live.helped)
     with charge() if charge is not None else nullcontext():
-        return _position(at, replay(live.size, live.seed, live.log[:at]))
+        return _position(at, replay(live.size, live.seed, live.log[:at]), helped=live.helped)
 
 
 @dataclass(frozen=True)
@@ -350,7 +412,8 @@ def state(store: LiveStore, secret: str, game_id: str, *, token: str) -> State:
     """Where the game stands, and its log so far (for the player who holds the token)."""
     live = _open(store, secret, game_id, token)
     snapshot = _in_play(live)
-    return State(_position(live.at, Game.resume(snapshot), _stored_tile(snapshot)), live.log)
+    return State(_position(live.at, Game.resume(snapshot), _stored_tile(snapshot), helped=live.helped),
+                 live.log)
 
 
 def _stored_tile(snapshot: Snapshot) -> tuple[int, int, int] | None:
@@ -359,20 +422,70 @@ def _stored_tile(snapshot: Snapshot) -> tuple[int, int, int] | None:
     return tuple(tile) if isinstance(tile, (list, tuple)) and len(tile) == 3 else None  # type: ignore[return-value]
 
 
+@dataclass(frozen=True)
+class Hinted:
+    """A hint asked for through its game: the solver's move, and its score for each direction."""
+
+    move: str | None
+    scores: dict[str, float]
+
+
+def hint(store: LiveStore, secret: str, game_id: str, *, token: str, at: int,
+         solve: Callable[[list[list[int]]], tuple[str | None, dict[str, float]]]) -> Hinted:
+    """The solver's move for the game's position at log length ``at`` (its current one; 409
+    otherwise), ``solve(board)`` thinking. The game is marked helped before the answer leaves,
+    so it is never ranked, whatever its finish says.
+    """
+    live = _open(store, secret, game_id, token)
+    snapshot = _in_play(live)
+    if at != live.at:
+        raise ClientError(409, f"at is {at} but the game has {live.at} moves; a hint is for the position "
+                               "the game is in")
+    store.mark_helped(live.id)
+    _recent.forget(live.id)  # its next move reads the store, which says it was helped
+    move, scores = solve(Game.resume(snapshot).board)
+    return Hinted(move, scores)
+
+
 def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
-           name: str, log: str | None = None, helped: bool = False, now: datetime | None = None,
-           charge: Charge | None = None) -> Finished:
+           name: str | None, log: str | None = None, helped: bool = False, name_key: str | None = None,
+           now: datetime | None = None, charge: Charge | None = None,
+           checking: Callable[[int, int, str], dict[str, Any]] | None = None) -> Finished:
     """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
 
     ``log``, if sent, must be the server's log (409 otherwise); it may go on
     past it by up to 64 letters, which are played first as by ``play``. A game
-    that used undo, or that the player marks ``helped`` (hint or autoplay), is
-    kept but not ranked. Finishing a finished game again gives the same answer
-    (a lost answer can be asked for again). A daily game's seed stays hidden
-    (None) while its day lasts.
+    that used undo, that asked for a hint through itself, or that the player
+    marks ``helped`` (hint or autoplay), is kept but not ranked. Finishing a
+    finished game again gives the same answer (a lost answer can be asked for
+    again). A daily game's seed stays hidden (None) while its moves are accepted.
+
+    ``name`` is checked by the name rule and by ``owners``: a held name needs
+    its ``name_key`` (409 ``name_held``), a look-alike of a held name is refused
+    (409 ``name_confusable``); the finish that first uses a name answers its key.
+    A bot game is recorded under its bot's name (``name`` is then that name).
+
+    ``checking(size, seed, log)``, for a ranked players' game, gives the record's
+    engine-like check columns (``reviews.checks``: done now, or left to the
+    background checker with ``checked`` false, which keeps it off the players'
+    board until then).
     """
-    name = check_name(name)
     now = now or utc_now()
+    engine = sessions.kw["bind"]
+    bot = _open(store, secret, game_id, token).bot
+    if bot is not None:
+        name = bot
+    elif name is None:
+        raise ClientError(422, "name: required")
+    else:
+        name = check_name(name)
+        owners.check(engine, name, name_key, game_id, now)  # before any work: a held name is not a bad game
+    taken: dict[str, str | None] = {}
+
+    def take_name(conn: Connection) -> None:
+        # in the finish's own transaction: the name is taken by the finish that keeps the record
+        taken["key"] = owners.claim(conn, secret, name, name_key, game_id, now)  # type: ignore[arg-type]
+
     game: Game | None = None  # the replay so far: a move that lands meanwhile only extends it
     until = monotonic() + FINISH_SECONDS
     while monotonic() < until:
@@ -381,7 +494,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
             if log is not None and log != live.log:
                 raise ClientError(409, "this game was finished with another log")
             with sessions() as session:
-                return finish_answer(session, live.id)
+                done = finish_answer(session, live.id)
+            return replace(done, name_key=owners.key_for(engine, secret, live.id))
         snapshot = _in_play(live)
         if log is not None and log != live.log:
             if not log.startswith(live.log) or len(log) - len(live.log) > MAX_MOVES:
@@ -398,11 +512,14 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
                 raise RuntimeError(f"game {live.id}: its log does not replay")
         if (game.board, game.score) != (snapshot["board"], snapshot["score"]):
             raise RuntimeError(f"game {live.id}: the replay of its log is not its position")
-        ranked = game.ranked and not helped
+        ranked = game.ranked and not helped and not live.helped
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
-                  "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked}
+                  "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked,
+                  "helped": live.helped or helped}
+        if ranked and bot is None and checking is not None:
+            record |= checking(live.size, live.seed, live.log)
         _recent.take(live.id, live.at)  # no move after the finish may be played from memory
-        if store.finish(live, live.at, record):
+        if store.finish(live, live.at, record, None if bot is not None else take_name):
             with sessions() as session:
-                return finish_answer(session, live.id)
+                return replace(finish_answer(session, live.id), name_key=taken.get("key"))
     raise ClientError(409, "the game changed while it was being finished; try again")

@@ -4,7 +4,8 @@ Each client message is a JSON object with an ``op``:
 
 - ``{"op": "moves", "token", "at", "moves"}`` answers like ``POST .../moves``;
 - ``{"op": "state", "token"}`` like ``POST .../state``;
-- ``{"op": "finish", "token", "name", "log"?, "helped"?}`` like ``POST .../finish``.
+- ``{"op": "hint", "token", "at"}`` like ``POST .../hint`` (the game is then never ranked);
+- ``{"op": "finish", "token", "name", "log"?, "helped"?, "name_key"?}`` like ``POST .../finish``.
 
 A socket opens only for a game that exists, and its first message (within
 ``FIRST_MESSAGE`` seconds) must hold the game's token, else it is answered and closed
@@ -33,8 +34,18 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...limits import MAX_LOG, MAX_MOVES
-from ..api.deps import count_request, replay_charge
-from ..api.schemas import MAX_TOKEN, FinishIn, FinishOut, MovesIn, PositionOut, StateOut, TokenIn, answer
+from ..api.deps import count_request, engine_check, replay_charge
+from ..api.schemas import (
+    MAX_TOKEN,
+    FinishIn,
+    FinishOut,
+    GameHintIn,
+    MovesIn,
+    PositionOut,
+    StateOut,
+    TokenIn,
+    answer,
+)
 from ..config import MAX_MESSAGE
 from ..errors import ClientError, describe_validation
 from ..http.bodies import Unreadable, read_json
@@ -50,7 +61,8 @@ log = logging.getLogger(__name__)
 #: Seconds a new socket has to send its first message, which must hold the game's token.
 FIRST_MESSAGE = 5.0
 
-_REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "finish": FinishIn}
+_REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "finish": FinishIn,
+                                          "hint": GameHintIn}
 
 
 @router.websocket("/api/games/{game_id}/play")
@@ -165,7 +177,7 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         model = _REQUESTS.get(op) if isinstance(op, str) else None
         if model is None:
             op = op if isinstance(op, str) and len(op) <= 16 else None
-            raise ClientError(422, "op must be 'moves', 'state' or 'finish'")
+            raise ClientError(422, "op must be 'moves', 'state', 'hint' or 'finish'")
         try:
             body = model.model_validate(data)
         except ValidationError as exc:
@@ -177,8 +189,7 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         else:
             fields = await run_in_threadpool(_run, app, client, game_id, op, body)
     except ClientError as exc:
-        refusal = {"op": op, "status": exc.status, "error": exc.message}
-        return refusal | ({"code": exc.code} if exc.code else {})
+        return {"op": op, "status": exc.status, **exc.body()}
     except Exception:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
         log.exception("unhandled error on the play socket")
         return {"op": op, "status": 500, "error": "internal error; nothing was stored"}
@@ -203,7 +214,7 @@ def _play_moves(app: Any, client: str, game_id: str, data: dict[str, Any]) -> li
 
 def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
     # counted here, off the event loop: with REDIS_URL the count is a round trip to Redis
-    count_request(app, "games" if op == "finish" else "moves", client)
+    count_request(app, {"finish": "games", "hint": "hint"}.get(op, "moves"), client)
     state = app.state
     charge = replay_charge(app, client)
     if op == "moves":
@@ -213,9 +224,16 @@ def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, A
     if op == "state":
         now = live.state(state.store, state.secret, game_id, token=body.token)
         return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
-    name = check_name(body.name)  # before any work: a bad name is not a bad game
+    if op == "hint":
+        from ..api.routes.games import hint_for
+
+        return hint_for(app, client, game_id, body).model_dump()
+    # before any work: a bad name is not a bad game
+    name = None if body.name is None else check_name(body.name)
     with state.cpu_budget.spend(client, "finish"):  # the finish's replay counts as over HTTP
         done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
-                           log=body.log, helped=body.helped, charge=charge)
+                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge,
+                           checking=engine_check(app))
+    state.checks.wake()
     state.answers.clear()
     return FinishOut(**vars(done)).model_dump()

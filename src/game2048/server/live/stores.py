@@ -22,7 +22,7 @@ import contextlib
 import json
 import threading
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -64,6 +64,12 @@ class Live:
     log: str
     snapshot: Snapshot | None
     finished: bool = False
+    #: The leaderboard a ranked finish goes to: ``players``, or ``engines`` for a bot game.
+    board: str = "players"
+    #: A hint was asked for through the game (``mark_helped``): it is not ranked.
+    helped: bool = False
+    #: The bot's name, for a game started as a bot's (on the engines board); None for a player's.
+    bot: str | None = None
 
 
 class LiveStore(ABC):
@@ -88,14 +94,25 @@ class LiveStore(ABC):
         ``expected_at + len(added)``)."""
 
     @abstractmethod
-    def finish(self, game: Live, expected_at: int, record: dict[str, Any]) -> bool:
+    def finish(self, game: Live, expected_at: int, record: dict[str, Any],
+               also: Callable[[Connection], None] | None = None) -> bool:
         """Turn the game into its finished record (``record``: the finish columns) if ``at`` is
         still ``expected_at`` and it is not finished yet; flushed to disk before it returns.
-        A ranked game's place on its leaderboard is counted and kept in the same transaction."""
+        A ranked game's place on its leaderboard is counted and kept in the same transaction,
+        and ``also(connection)`` runs in it (the name the record is under is taken there)."""
 
     @abstractmethod
-    def count_try(self, client: str, day: date, size: int, limit: int) -> bool:
-        """Count one daily game of ``client``; False (and nothing counted) past ``limit``."""
+    def mark_helped(self, game_id: str) -> None:
+        """Mark the game helped (a hint was given through it), whatever moves are saved meanwhile."""
+
+    @abstractmethod
+    def count_try(self, client: str, day: date, size: int, limit: int) -> int:
+        """Count one daily game of ``client``: the tries so far, this one included; 0 (and
+        nothing counted) past ``limit``."""
+
+    @abstractmethod
+    def uncount_try(self, client: str, day: date, size: int) -> None:
+        """Take back one try counted by ``count_try`` (another allowance refused the game)."""
 
     @abstractmethod
     def purge(self, now: datetime, idle: timedelta) -> int:
@@ -107,11 +124,12 @@ class LiveStore(ABC):
 
 def _live_from_row(row: Any) -> Live:
     return Live(row.id, row.size, row.seed, row.mode, row.day, row.at, row.log or "",
-                json.loads(row.live) if row.live else None, row.finished_at is not None)
+                json.loads(row.live) if row.live else None, row.finished_at is not None, row.board,
+                bool(row.helped), row.name if row.bot else None)
 
 
 _COLUMNS = (GameRow.id, GameRow.size, GameRow.seed, GameRow.mode, GameRow.day, GameRow.at, GameRow.log,
-            GameRow.live, GameRow.finished_at)
+            GameRow.live, GameRow.finished_at, GameRow.board, GameRow.helped, GameRow.bot, GameRow.name)
 
 
 class DatabaseStore(LiveStore):
@@ -135,7 +153,8 @@ class DatabaseStore(LiveStore):
         self.to_disk = durability == "disk"
         self._writer = one_writer_for(engine)
         p = "?" if self.sqlite else "%s"
-        self._head_sql = f"SELECT id, size, seed, mode, day, at, live, finished_at FROM games WHERE id = {p}"
+        self._head_sql = ("SELECT id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name "
+                          f"FROM games WHERE id = {p}")
         # one statement, so one consistent view: what the row had before moves were appended
         # (older games; all of it once finished), then the appended letters in order
         self._log_sql = (f"SELECT -1, log FROM games WHERE id = {p} "
@@ -209,14 +228,15 @@ class DatabaseStore(LiveStore):
         with self._writer, self.engine.begin() as conn:
             conn.execute(insert(GameRow).values(
                 id=game.id, size=game.size, mode=game.mode, day=game.day, seed=game.seed, created_at=now,
-                ranked=False, at=0, log="", live=json.dumps(game.snapshot), touched_at=now,
+                ranked=False, at=0, log="", live=json.dumps(game.snapshot), touched_at=now, board=game.board,
+                bot=game.bot is not None, name=game.bot,
             ))
 
     def load(self, game_id: str, *, log: bool = True) -> Live | None:
         row = self._query(self._head_sql, (game_id,))
         if row is None:
             return None
-        game_id, size, seed, mode, day, at, live, finished_at = row
+        game_id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name = row
         if isinstance(day, str):  # SQLite keeps dates as ISO text
             day = date.fromisoformat(day)
         letters = ""
@@ -225,7 +245,7 @@ class DatabaseStore(LiveStore):
             # read after the position: moves saved meanwhile only add letters, past ``at``
             letters = "".join(part or "" for _, part in parts)[:at]
         return Live(game_id, size, seed, mode, day, at, letters, json.loads(live) if live else None,
-                    finished_at is not None)
+                    finished_at is not None, board, bool(helped), name if bot else None)
 
     def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
         # SQLite keeps naive UTC text in SQLAlchemy's format; PostgreSQL takes the datetime
@@ -252,20 +272,27 @@ class DatabaseStore(LiveStore):
             cur.close()
         return done
 
-    def finish(self, game: Live, expected_at: int, record: dict[str, Any]) -> bool:
+    def finish(self, game: Live, expected_at: int, record: dict[str, Any],
+               also: Callable[[Connection], None] | None = None) -> bool:
         statement = (
             update(GameRow)
             .where(GameRow.id == game.id, GameRow.at == expected_at, GameRow.finished_at.is_(None))
             .values(live=None, **record)
         )
         with durable(self.engine) as conn:
-            if not _finished(conn, statement, game, record):
+            if not _finished(conn, statement, game, record, also):
                 return False
             conn.execute(delete(GameMoveRow).where(GameMoveRow.game_id == game.id))  # the log has them all
             return True
 
-    def count_try(self, client: str, day: date, size: int, limit: int) -> bool:
+    def mark_helped(self, game_id: str) -> None:
+        mark_helped_in_database(self.engine, game_id)
+
+    def count_try(self, client: str, day: date, size: int, limit: int) -> int:
         return count_try_in_database(self.engine, client, day, size, limit)
+
+    def uncount_try(self, client: str, day: date, size: int) -> None:
+        uncount_try_in_database(self.engine, client, day, size)
 
     def purge(self, now: datetime, idle: timedelta) -> int:
         cutoff = now - idle
@@ -298,12 +325,15 @@ def _moves_session_on_disk(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def _finished(conn: Connection, statement: Any, game: Live, record: dict[str, Any]) -> bool:
+def _finished(conn: Connection, statement: Any, game: Live, record: dict[str, Any],
+              also: Callable[[Connection], None] | None = None) -> bool:
     if conn.execute(statement).rowcount != 1:
         return False
+    if also is not None:
+        also(conn)
     if record["ranked"]:
-        rank = conn.execute(rank_query(game.size, game.mode, game.day, record["score"], record["finished_at"],
-                                       game.id)).scalar()
+        rank = conn.execute(rank_query(record.get("board", game.board), game.size, game.mode, game.day,  # type: ignore[arg-type]
+                                       record["score"], record["finished_at"], game.id)).scalar()
         conn.execute(update(GameRow).where(GameRow.id == game.id).values(finish_rank=rank))
     return True
 
@@ -340,7 +370,12 @@ class durable:
                 self.writer.__exit__(None, None, None)
 
 
-def count_try_in_database(engine: Engine, client: str, day: date, size: int, limit: int) -> bool:
+def mark_helped_in_database(engine: Engine, game_id: str) -> None:
+    with one_writer_for(engine), engine.begin() as conn:
+        conn.execute(update(GameRow).where(GameRow.id == game_id).values(helped=True))
+
+
+def count_try_in_database(engine: Engine, client: str, day: date, size: int, limit: int) -> int:
     key = (DailyTryRow.client == client, DailyTryRow.day == day, DailyTryRow.size == size)
     writer = one_writer_for(engine)
     for _ in range(3):
@@ -349,18 +384,25 @@ def count_try_in_database(engine: Engine, client: str, day: date, size: int, lim
                 update(DailyTryRow).where(*key, DailyTryRow.tries < limit).values(tries=DailyTryRow.tries + 1)
             ).rowcount
             if counted == 1:
-                return True
+                return int(conn.execute(select(DailyTryRow.tries).where(*key)).scalar() or 0)
             if conn.execute(select(func.count()).select_from(DailyTryRow).where(*key)).scalar():
-                return False  # at the limit
+                return 0  # at the limit
         if limit <= 0:
-            return False
+            return 0
         try:
             with writer, engine.begin() as conn:
                 conn.execute(insert(DailyTryRow).values(client=client, day=day, size=size, tries=1))
-            return True
+            return 1
         except IntegrityError:  # another request of the same client made the row first: count again
             continue
-    return False
+    return 0
+
+
+def uncount_try_in_database(engine: Engine, client: str, day: date, size: int) -> None:
+    key = (DailyTryRow.client == client, DailyTryRow.day == day, DailyTryRow.size == size)
+    with one_writer_for(engine), engine.begin() as conn:
+        conn.execute(update(DailyTryRow).where(*key, DailyTryRow.tries > 0)
+                     .values(tries=DailyTryRow.tries - 1))
 
 
 # Redis: KEYS = (game hash, log string); the log is appended to, never rewritten.
@@ -371,6 +413,10 @@ redis.call('HSET', KEYS[1], 'at', ARGV[2], 'snap', ARGV[4])
 redis.call('APPEND', KEYS[2], ARGV[3])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
+return 1
+"""
+_HELPED = """
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'helped', '1') end
 return 1
 """
 # closing for the finish: no move gets in after it; closing again at the same at is fine
@@ -404,10 +450,11 @@ class RedisStore(LiveStore):
         with self._writer, self.engine.begin() as conn:
             conn.execute(insert(GameRow).values(
                 id=game.id, size=game.size, mode=game.mode, day=game.day, seed=game.seed, created_at=now,
-                ranked=False, at=0, touched_at=now,
+                ranked=False, at=0, touched_at=now, board=game.board, bot=game.bot is not None, name=game.bot,
             ))
         hash_key, log_key = self._keys(game.id)
-        fields = {"size": game.size, "seed": game.seed, "mode": game.mode, "at": 0,
+        fields = {"size": game.size, "seed": game.seed, "mode": game.mode, "at": 0, "board": game.board,
+                  "bot": game.bot or "",
                   "day": game.day.isoformat() if game.day else "", "snap": json.dumps(game.snapshot)}
         with self.redis.pipeline() as pipe:
             pipe.hset(hash_key, mapping=fields)
@@ -429,7 +476,8 @@ class RedisStore(LiveStore):
             f = {k.decode(): v.decode() for k, v in fields.items()}
             return Live(game_id, int(f["size"]), int(f["seed"]), f["mode"],
                         date.fromisoformat(f["day"]) if f["day"] else None, int(f["at"]),
-                        (log_text or b"").decode(), json.loads(f["snap"]))
+                        (log_text or b"").decode(), json.loads(f["snap"]), False, f.get("board", "players"),
+                        f.get("helped") == "1", f.get("bot") or None)
         with self.engine.connect() as conn:
             row = conn.execute(select(*_COLUMNS).where(GameRow.id == game_id)).first()
         if row is None or row.finished_at is None:
@@ -441,7 +489,8 @@ class RedisStore(LiveStore):
         return bool(self._save(keys=self._keys(game_id),
                                args=[expected_at, expected_at + len(added), added, position, self.ttl]))
 
-    def finish(self, game: Live, expected_at: int, record: dict[str, Any]) -> bool:
+    def finish(self, game: Live, expected_at: int, record: dict[str, Any],
+               also: Callable[[Connection], None] | None = None) -> bool:
         keys = self._keys(game.id)
         if not self._close(keys=keys, args=[expected_at]):
             return False
@@ -451,20 +500,31 @@ class RedisStore(LiveStore):
             .values(live=None, **record)
         )
         with durable(self.engine) as conn:
-            done = _finished(conn, statement, game, record)
+            done = _finished(conn, statement, game, record, also)
         self.redis.delete(*keys)
         return done
 
-    def count_try(self, client: str, day: date, size: int, limit: int) -> bool:
-        key = f"{self.PREFIX}tries:{day.isoformat()}:{size}:{client}"
+    def mark_helped(self, game_id: str) -> None:
+        # a field of its own, which a move's save never touches; never on a game already gone
+        self.redis.eval(_HELPED, 1, self._keys(game_id)[0])
+        mark_helped_in_database(self.engine, game_id)
+
+    def _try_key(self, client: str, day: date, size: int) -> str:
+        return f"{self.PREFIX}tries:{day.isoformat()}:{size}:{client}"
+
+    def count_try(self, client: str, day: date, size: int, limit: int) -> int:
+        key = self._try_key(client, day, size)
         with self.redis.pipeline() as pipe:
             pipe.incr(key)
             pipe.expire(key, int(TRIES_KEPT.total_seconds()))
             count, _ = pipe.execute()
         if count > limit:
             self.redis.decr(key)
-            return False
-        return True
+            return 0
+        return int(count)
+
+    def uncount_try(self, client: str, day: date, size: int) -> None:
+        self.redis.decr(self._try_key(client, day, size))
 
     def purge(self, now: datetime, idle: timedelta) -> int:
         # Redis forgets idle games by itself (each key expires `idle` after the last move);

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
 from sqlalchemy import and_, func, or_, select
@@ -25,6 +25,13 @@ Mode = Literal["classic", "daily"]
 MODES: tuple[Mode, ...] = ("classic", "daily")
 #: What a record can be: a ranked mode, or a practice game (a seed the client chose; never ranked).
 RecordMode = Literal["classic", "daily", "practice"]
+#: The leaderboards of a size and mode: people, and engines (bot games, and players' games that
+#: play like the solver).
+Board = Literal["players", "engines"]
+BOARDS: tuple[Board, ...] = ("players", "engines")
+#: Moves in a daily game are accepted until its UTC day ends plus this.
+DAILY_GRACE = timedelta(minutes=10)
+DAILY_GRACE_TEXT = "10 minutes"
 
 
 def could_be_game_id(game_id: str) -> bool:
@@ -39,8 +46,12 @@ class Finished:
     score: int
     max_tile: int
     rank: int | None
-    #: Revealed with the finish; None while a daily game's day lasts (everyone plays that seed).
+    #: Revealed with the finish; None while moves of its daily game are still accepted.
     seed: int | None = None
+    #: The leaderboard the game is on.
+    board: Board = "players"
+    #: The key of the name, on the finish that first took it (and its retries); None otherwise.
+    name_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -53,6 +64,8 @@ class Entry:
     #: None while the game's record is hidden (a daily game whose day lasts): no replay to link to.
     game_id: str | None
     finished_at: datetime
+    #: A players' game the check found to play like the solver (on the engines board, marked so).
+    engine_like: bool = False
 
 
 @dataclass(frozen=True)
@@ -71,6 +84,11 @@ class Record:
     finished_at: datetime
     #: The position a practice game began from, ``{"board": rows, "score": n}``; None for an opening.
     start: dict[str, object] | None = None
+    #: The leaderboard it is on, and whether the engine-like check moved it there.
+    board: Board = "players"
+    engine_like: bool = False
+    #: The engine-like check's figures (``solver.likeness``), once it is done; None before or unasked.
+    likeness: dict[str, object] | None = None
 
     @property
     def begins(self) -> dict[str, object]:
@@ -97,18 +115,33 @@ def check_name(name: str) -> str:
         raise ClientError(422, str(exc), code=exc.code) from None
 
 
-def is_public(mode: str, day: date | None, finished: bool, today: date | None = None) -> bool:
-    """Whether a game's record (seed and log) may be shown: once it is finished, and for a
-    daily game once its UTC day is over too (until then everyone is playing that seed).
+def deadline_for(mode: str, day: date | None) -> datetime | None:
+    """The last moment a move of this game is accepted (None: no limit).
 
-    >>> is_public("daily", date(2026, 1, 1), True, today=date(2026, 1, 1))
+    >>> deadline_for("daily", date(2026, 3, 1)).isoformat()
+    '2026-03-02T00:10:00+00:00'
+    """
+    if mode != "daily" or day is None:
+        return None
+    if day == date.max:  # a day no game is dealt on: its moves never end
+        return datetime.max.replace(tzinfo=UTC)
+    return datetime.combine(day + timedelta(days=1), time(0), UTC) + DAILY_GRACE
+
+
+def is_public(mode: str, day: date | None, finished: bool, now: datetime | None = None) -> bool:
+    """Whether a game's record (seed and log) may be shown: once it is finished, and for a
+    daily game once no more moves for that day's games can be accepted (``deadline_for``):
+    until then someone may still be playing that seed. The one place that decides.
+
+    >>> is_public("daily", date(2026, 1, 1), True, now=datetime(2026, 1, 2, 0, 5, tzinfo=UTC))
     False
-    >>> is_public("daily", date(2026, 1, 1), True, today=date(2026, 1, 2))
+    >>> is_public("daily", date(2026, 1, 1), True, now=datetime(2026, 1, 2, 0, 11, tzinfo=UTC))
     True
     """
     if not finished:
         return False
-    return not (mode == "daily" and day is not None and day >= (today or utc_today()))
+    deadline = deadline_for(mode, day)
+    return deadline is None or (now or datetime.now(UTC)) > deadline
 
 
 def finish_answer(session: Session, game_id: str) -> Finished:
@@ -118,31 +151,32 @@ def finish_answer(session: Session, game_id: str) -> Finished:
         raise ClientError(404, f"there is no finished game {game_id!r}")
     rank = None
     if row.ranked:
-        rank = row.finish_rank or _rank_of(session, row.size, row.mode, row.day, row.score or 0,
-                                           _aware(row.finished_at), row.id)
+        rank = row.finish_rank or _rank_of(session, row.board, row.size, row.mode, row.day,  # type: ignore[arg-type]
+                                           row.score or 0, _aware(row.finished_at), row.id)
     seed = row.seed if is_public(row.mode, row.day, True) else None
-    return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed)
+    return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed, row.board)  # type: ignore[arg-type]
 
 
-def _board_filter(size: int, mode: str, day: date | None):  # type: ignore[no-untyped-def]
+def _board_filter(board: Board, size: int, mode: str, day: date | None):  # type: ignore[no-untyped-def]
     return and_(
-        GameRow.size == size, GameRow.mode == mode,
+        GameRow.board == board, GameRow.size == size, GameRow.mode == mode,
         GameRow.day.is_(None) if day is None else GameRow.day == day,
         GameRow.ranked.is_(True),
+        GameRow.checked.is_(True),  # a players' game shows once its engine-like check is done
     )
 
 
-def _rank_of(session: Session, size: int, mode: str, day: date | None, score: int,
+def _rank_of(session: Session, board: Board, size: int, mode: str, day: date | None, score: int,
              finished_at: datetime, game_id: str) -> int:
-    return int(session.scalar(rank_query(size, mode, day, score, finished_at, game_id)) or 0)
+    return int(session.scalar(rank_query(board, size, mode, day, score, finished_at, game_id)) or 0)
 
 
-def rank_query(size: int, mode: str, day: date | None, score: int, finished_at: datetime,
+def rank_query(board: Board, size: int, mode: str, day: date | None, score: int, finished_at: datetime,
                game_id: str):  # type: ignore[no-untyped-def]
     """A query for the place of a ranked game on its leaderboard: 1 + the games ahead of it."""
     return (
         select(func.count() + 1).select_from(GameRow).where(
-            _board_filter(size, mode, day),
+            _board_filter(board, size, mode, day),
             or_(
                 GameRow.score > score,
                 and_(GameRow.score == score, or_(
@@ -155,23 +189,26 @@ def rank_query(size: int, mode: str, day: date | None, score: int, finished_at: 
 
 
 def leaderboard(session: Session, size: int, mode: Mode = "classic", day: date | None = None,
-                limit: int = 20) -> list[Entry]:
+                limit: int = 20, board: Board = "players") -> list[Entry]:
     """Ranked games of one board, best score first, ties to the earlier finish.
 
     ``classic`` is the all-time board of classic games; ``daily`` the board of
-    one UTC date's daily game (today when ``day`` is None).
+    one UTC date's daily game (today when ``day`` is None). ``board`` is the
+    players' board (people) or the engines' (bot games and engine-like games).
     """
     today = utc_today()
     day = (day or today) if mode == "daily" else None
     rows = session.execute(
-        select(GameRow.name, GameRow.score, GameRow.max_tile, GameRow.moves, GameRow.id, GameRow.finished_at)
-        .where(_board_filter(size, mode, day))
+        select(GameRow.name, GameRow.score, GameRow.max_tile, GameRow.moves, GameRow.id, GameRow.finished_at,
+               GameRow.engine_like)
+        .where(_board_filter(board, size, mode, day))
         .order_by(GameRow.score.desc(), GameRow.finished_at, GameRow.id)
         .limit(limit)
     ).all()
-    shown = is_public(mode, day, True, today)
+    shown = is_public(mode, day, True)
     return [
-        Entry(i, r.name, r.score, r.max_tile, r.moves, r.id if shown else None, _aware(r.finished_at))
+        Entry(i, r.name, r.score, r.max_tile, r.moves, r.id if shown else None, _aware(r.finished_at),
+              bool(r.engine_like))
         for i, r in enumerate(rows, start=1)
     ]
 
@@ -187,11 +224,12 @@ def get_record(session: Session, game_id: str) -> Record:
     if row is None or not is_public(row.mode, row.day, row.finished_at is not None):
         if row is not None and row.finished_at is not None:
             raise ClientError(404, f"the record of game {game_id!r} is shown once its daily game's day is "
-                                   "over (UTC)")
+                                   f"over (UTC) and no more moves can come ({DAILY_GRACE_TEXT} later)")
         raise ClientError(404, f"there is no finished game {game_id!r}")
     return Record(row.id, row.size, row.seed, row.mode, row.day, row.log or "", row.score or 0,  # type: ignore[arg-type]
                   row.max_tile or 0, row.moves or 0, row.ranked, row.name or "", _aware(row.finished_at),
-                  json.loads(row.start) if row.start else None)
+                  json.loads(row.start) if row.start else None, row.board, row.engine_like,  # type: ignore[arg-type]
+                  json.loads(row.likeness) if row.likeness else None)
 
 
 def _aware(moment: datetime) -> datetime:

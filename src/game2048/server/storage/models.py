@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text
+from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text, false, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from ...limits import NAME_MAX
@@ -49,10 +49,25 @@ class GameRow(Base):
     finish_rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: A practice game from a position: ``{"board": rows, "score": n}`` as JSON; None for an opening.
     start: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: The leaderboard a ranked game is on: ``players`` (people), or ``engines`` (bot games, and
+    #: players' games that play like the solver).
+    board: Mapped[str] = mapped_column(String(8), default="players", server_default="players")
+    #: Started as a bot game (``POST /api/games {bot: ...}``): always on the engines board.
+    bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: A hint was asked for through this game: it is never ranked. Only ever set, never cleared,
+    #: and apart from ``live``, so a move saved at the same moment cannot undo it.
+    helped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The engine-like check is done (``reviews.checks``): only then is a players' game on its board.
+    checked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: The check found the game plays like the solver: it is on the engines board, marked so.
+    engine_like: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The check's figures as JSON (``solver.likeness``): positions that matter, agreement, slips.
+    likeness: Mapped[str | None] = mapped_column(Text, nullable=True)
 
     __table_args__ = (
-        Index("ix_games_board", "size", "mode", "day", "ranked", "score", "finished_at"),
+        Index("ix_games_board", "board", "size", "mode", "day", "ranked", "score", "finished_at"),
         Index("ix_games_touched", "touched_at"),
+        Index("ix_games_unchecked", "checked", "finished_at"),
     )
 
 
@@ -75,6 +90,24 @@ class DailyTryRow(Base):
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     size: Mapped[int] = mapped_column(Integer, primary_key=True)
     tries: Mapped[int] = mapped_column(Integer)
+
+
+class NameRow(Base):
+    """A name held by whoever first finished a game under it: only the hash of its key is kept.
+
+    ``first_game`` is the game whose finish took the name: that finish's retries get the key
+    again (it is derived from the server's secret and that game). A name unused for
+    ``records.owners.HELD_FOR`` is free again.
+    """
+
+    __tablename__ = "names"
+
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: TR39's skeleton of the name (``names.skeleton``): a new name with the same one is refused.
+    skeleton: Mapped[str] = mapped_column(String(256), index=True)
+    key_hash: Mapped[str] = mapped_column(String(64))
+    first_game: Mapped[str] = mapped_column(String(16))
+    used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class SecretRow(Base):

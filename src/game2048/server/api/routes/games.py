@@ -7,13 +7,16 @@ from fastapi.concurrency import run_in_threadpool
 
 from ...errors import responses
 from ...http import conditional
-from ...limits.address import client_address
+from ...limits import browser as browsers
+from ...limits.address import client_address, network_of
 from ...live import mover as live
 from ...records import records as games
-from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_request, limited, replay_charge
+from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_request, engine_check, limited, replay_charge
 from ..schemas import (
     FinishIn,
     FinishOut,
+    GameHintIn,
+    HintOut,
     MovesIn,
     NewGameIn,
     NewGameOut,
@@ -28,20 +31,28 @@ router = APIRouter(prefix="/api")
 
 @router.post("/games", status_code=201, response_model=NewGameOut, responses=responses(*BODY_ERRORS, 429),
              dependencies=[limited("games")])
-def create_game(body: NewGameIn, request: Request) -> NewGameOut:
+def create_game(body: NewGameIn, request: Request, response: Response) -> NewGameOut:
     """Start a game the server deals: its opening board and the token that plays it.
 
     The seed stays on the server until the game is finished. A daily game opens
-    on the same board for everyone that UTC day; each client address may start
-    `GAME2048_DAILY_TRIES` (3) a size and day, 429 beyond.
+    on the same board for everyone that UTC day; each browser (an id the server
+    keeps in a signed HttpOnly cookie, set here) may start `GAME2048_DAILY_TRIES`
+    (3) a size and day, and each network (an IPv4 address, an IPv6 /64)
+    `GAME2048_DAILY_TRIES_PER_NETWORK` (30): 429 with code `daily_tries_used`
+    beyond. `bot` starts a bot game, ranked on the engines board (docs/bots.md).
     """
     state = request.app.state
-    started = live.start(state.store, state.secret, body.size, body.mode, client=client_address(request),
-                         daily_tries=state.settings.daily_tries)
+    settings = state.settings
+    browser, new = browsers.browser_of(request, state.secret)
+    tries = live.Tries(browser, network_of(client_address(request)), settings.daily_tries,
+                       max(settings.daily_tries, settings.daily_tries_per_network))
+    started = live.start(state.store, state.secret, body.size, body.mode, tries=tries, bot=body.bot)
+    if new or started.mode == "daily":
+        browsers.remember(response, request, state.secret, browser)
     p = started.position
     return NewGameOut(id=started.id, token=started.token, size=started.size, mode=started.mode,
                       date=started.date, board=p.board, score=p.score, at=p.at, undos_left=p.undos_left,
-                      over=p.over, won=p.won)
+                      over=p.over, won=p.won, bot=started.bot, tries_left=started.tries_left)
 
 
 @router.post("/games/{game_id}/moves", response_model=PositionOut,
@@ -79,6 +90,32 @@ def game_state(game_id: GameId, body: TokenIn, request: Request) -> StateOut:
     return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log)
 
 
+@router.post("/games/{game_id}/hint", response_model=HintOut,
+             responses=responses(403, 404, 409, *BODY_ERRORS, 429), dependencies=[limited("hint")])
+def game_hint(game_id: GameId, body: GameHintIn, request: Request) -> HintOut:
+    """The solver's move for a game in play, at log length `at` (its position now; 409 otherwise).
+
+    The server marks the game helped before it answers: it is kept, never ranked,
+    whatever its finish says. The WebSocket carries the same request (`op: "hint"`).
+    `POST /api/hint` answers for a bare position (practice and tools).
+    """
+    return hint_for(request.app, client_address(request), game_id, body)
+
+
+def hint_for(app: FastAPI, client: str, game_id: str, body: GameHintIn) -> HintOut:
+    """What a hint through a game answers, over HTTP or the WebSocket."""
+    from ....solver import analyse
+
+    state = app.state
+
+    def solve(board: list[list[int]]):  # type: ignore[no-untyped-def]
+        with state.hint_budget.spend(client, "hint"):
+            return analyse(board, time_limit=state.settings.hint_time)
+
+    hinted = live.hint(state.store, state.secret, game_id, token=body.token, at=body.at, solve=solve)
+    return HintOut(move=hinted.move, scores=hinted.scores)  # type: ignore[arg-type]
+
+
 @router.post("/games/{game_id}/finish", response_model=FinishOut,
              responses=responses(403, 404, 409, *BODY_ERRORS, 429), dependencies=[limited("games")])
 def finish_game(game_id: GameId, body: FinishIn, request: Request, verify: Verifier) -> FinishOut:
@@ -86,16 +123,22 @@ def finish_game(game_id: GameId, body: FinishIn, request: Request, verify: Verif
 
     A `log` that is not the server's log is a 409. Finishing again gives the
     same answer (200), so a retry after a lost answer is safe. A daily game's
-    seed stays hidden until its UTC day is over. The replay's CPU time counts
+    seed stays hidden until no more moves for its day can come (00:10 UTC the
+    next day). The first finish under a name answers its `name_key`; later
+    finishes under it send that key (409 `name_held` without it), and a name that
+    looks like a held one is refused (409 `name_confusable`). The replay's CPU time counts
     against the client's CPU budget (429 when spent).
     """
     state = request.app.state
-    name = games.check_name(body.name)  # before any work: a bad name is not a bad game
+    # before any work: a bad name is not a bad game
+    name = None if body.name is None else games.check_name(body.name)
     charge = replay_charge(request.app, client_address(request))
     with verify("finish"):
         done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
-                           log=body.log, helped=body.helped, charge=charge)
+                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge,
+                           checking=engine_check(request.app))
     state.answers.clear()  # this worker's leaderboards now include the new score
+    state.checks.wake()
     return FinishOut(**vars(done))
 
 

@@ -2,12 +2,13 @@
 // rejects with an ApiError saying whether trying again later could help.
 
 export class ApiError extends Error {
-  /** status 0 means the server was not reached at all; `code` is the answer's stable word for the reason. */
-  constructor(status, message, code = null) {
+  /** status 0: the server was not reached; `code`: the answer's word for the reason, `fields`: its figures. */
+  constructor(status, message, code = null, fields = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.fields = fields;
   }
 
   /** The server refused the player's name, not the game: such codes start with `name_`. */
@@ -51,7 +52,7 @@ export class Api {
     return this.#post(`/api/games/${encodeURIComponent(id)}/state`, { token });
   }
 
-  /** POST /api/games/{id}/finish {token, name, log?, helped?}: {verified, ranked, score, max_tile, rank, seed}. */
+  /** POST /api/games/{id}/finish {token, name, log?, helped?, name_key?}: {verified, ranked, score, rank, seed, name_key, ...}. */
   finish(id, body) {
     return this.#post(`/api/games/${encodeURIComponent(id)}/finish`, body);
   }
@@ -70,6 +71,11 @@ export class Api {
   /** POST /api/hint: {move, scores}. */
   hint(size, board) {
     return this.#post('/api/hint', { size, board }, 15000);
+  }
+
+  /** POST /api/games/{id}/hint {token, at}: the same, and the game is helped. */
+  gameHint(id, body) {
+    return this.#post(`/api/games/${encodeURIComponent(id)}/hint`, body, 15000);
   }
 
   async #post(path, body, timeoutMs = this.timeoutMs) {
@@ -95,7 +101,10 @@ export class Api {
     } catch {
       // not JSON: report by status alone
     }
-    if (!response.ok) throw new ApiError(response.status, data?.error ?? `HTTP ${response.status}`, data?.code ?? null);
+    if (!response.ok) {
+      const { error, code, ...fields } = data && typeof data === 'object' ? data : {};
+      throw new ApiError(response.status, error ?? `HTTP ${response.status}`, code ?? null, fields);
+    }
     return data;
   }
 }

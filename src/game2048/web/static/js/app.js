@@ -27,6 +27,8 @@ const announcer = new Announcer(doc.getElementById('announcer'), i18n);
 const hud = new Hud(doc, i18n, { onRankLost: () => announcer.note(i18n.t('sayUnranked')) });
 const dialogs = new Dialogs(doc);
 const reader = new BoardReader(doc.getElementById('board-reader'), i18n);
+// the keys of the names this browser holds: loaded when a finish is sent or the name dialog opens
+const nameKeys = () => import('./name_keys.js').then((m) => m.keysFor(store, doc));
 // Who deals the tiles: the server for ranked games (over a WebSocket), this page for practice.
 const link = (id) => new SocketLink(api, id);
 const deal = {
@@ -43,6 +45,7 @@ const controller = new GameController({
     name: () => controller.nameToSend(),
     done: (entry, answer) => controller.submitted(entry, answer),
     nameRefused: (entry, error) => controller.nameRefused(entry, error),
+    keys: nameKeys,
   }),
 });
 const assistant = new Assistant({ api, controller, hud, i18n, announcer: controller.announcer });
@@ -61,6 +64,7 @@ on('daily', () => controller.requestNewGame({ mode: 'daily' }));
 on('hint', () => assistant.hint());
 on('autoplay', () => assistant.toggle());
 on('name', () => controller.askName());
+doc.getElementById('name-key').addEventListener('toggle', nameKeys, { once: true });
 on('keep-playing', () => controller.keepPlaying());
 on('win-new-game', () => controller.newGame());
 on('try-again', () => controller.newGame());

@@ -1,5 +1,6 @@
-// Hint and autoplay: both ask the server's solver (POST /api/hint) and both
-// make the game unranked, which the status line then says.
+// Hint and autoplay: both ask the server's solver through the dealer (a ranked
+// game through itself, so the server knows) and both make the game unranked,
+// which the status line then says.
 import { SLIDE_MS } from './board_view.js';
 
 export class Assistant {
@@ -58,7 +59,7 @@ export class Assistant {
     const { game } = this.controller;
     if (game.over) return null;
     try {
-      const answer = await this.api.hint(game.size, game.board);
+      const answer = await this.controller.dealer.hint(this.api);
       if (!['up', 'down', 'left', 'right'].includes(answer?.move)) return null;
       this.controller.markHelped();
       return answer.move;

@@ -325,7 +325,18 @@ export class GameController {
       this.#finish();
       this.#setSize(size);
       this.#begin(newSession(dealer));
-    }, (e) => this.hud.message(e?.status ? e.message : this.i18n.t('offline')));
+      if (dealer.triesLeft != null) this.hud.message(this.i18n.t('dailyTriesLeft', { n: dealer.triesLeft }));
+    }, (e) => this.hud.message(this.#dailyRefusal(e)));
+  }
+
+  /** Why no daily game was dealt, in the player's words and local time. */
+  #dailyRefusal(e) {
+    if (!e?.status) return this.i18n.t('offline');
+    const { per, limit, size, next_day: next } = e.fields ?? {};
+    const opens = new Date(next);
+    if (e.code !== 'daily_tries_used' || !(opens > 0)) return e.message;
+    const time = opens.toLocaleString(this.i18n.locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
+    return this.i18n.t(per === 'network' ? 'dailyTriesNetwork' : 'dailyTriesUsed', { limit, size, time });
   }
 
   #startNew(seed) {
@@ -442,6 +453,8 @@ export class GameController {
   async #nameProblem(refusal) {
     const { NAME_MAX } = await nameRule();
     const key = refusal.code.replace(/_([a-z])/g, (_, c) => c.toUpperCase()); // name_too_long -> nameTooLong
+    // held by another, or a look-alike: only the server knows
+    if (['name_held', 'name_confusable'].includes(refusal.code) && this.i18n.has(key)) return this.i18n.t(key);
     if (refusal.serverOnly || !this.i18n.has(key)) return this.i18n.t('nameRefused');
     return this.i18n.t(key, { char: refusal.char, max: NAME_MAX, length: refusal.length });
   }

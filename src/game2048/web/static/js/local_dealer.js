@@ -33,6 +33,11 @@ export class LocalDealer {
     return Promise.resolve();
   }
 
+  /** The solver's move ({move, scores}) for the bare board. */
+  hint(api) {
+    return api.hint(this.game.size, this.game.board);
+  }
+
   sync() {}
 
   close() {}

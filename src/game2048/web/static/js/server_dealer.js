@@ -67,8 +67,10 @@ export class ServerDealer {
   static fromIssued(issued, link) {
     const size = issued.size;
     const game = new ServedGame({ size, cells: issued.board.flat(), score: issued.score });
-    return new ServerDealer({ id: String(issued.id), token: String(issued.token), mode: issued.mode === 'daily' ? 'daily' : 'classic',
+    const dealer = new ServerDealer({ id: String(issued.id), token: String(issued.token), mode: issued.mode === 'daily' ? 'daily' : 'classic',
       date: typeof issued.date === 'string' ? issued.date : null, game, link: link(String(issued.id)) });
+    dealer.triesLeft = Number.isSafeInteger(issued.tries_left) ? issued.tries_left : null;
+    return dealer;
   }
 
   /** A move or undo is on its way to the server. */
@@ -102,6 +104,13 @@ export class ServerDealer {
     game.log += letter; // the player has made the move: it is in the record, its tile is on the way
     this.#send(letter, cells);
     return { ...result, spawn: null };
+  }
+
+  /** The solver's move ({move, scores}), asked through the game: the server marks it helped. */
+  async hint(api) {
+    const answer = await api.gameHint(this.id, { token: this.token, at: this.at });
+    this.game.helped = true;
+    return answer;
   }
 
   /**
@@ -203,6 +212,7 @@ export class ServerDealer {
     game.log = sent.state ? answer.log : game.log.slice(0, this.at) + (sent.skip ? answer.applied ?? '' : sent.letters);
     game.moves = movesOf(game.log);
     Object.assign(game, { cells, score: answer.score, over: answer.over, won: answer.won || game.won, undosLeft: answer.undos_left });
+    if (answer.helped === true) game.helped = true;
     this.at = answer.at;
     this.inFlight = null;
     this.onDealt(event);

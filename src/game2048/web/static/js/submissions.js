@@ -18,13 +18,14 @@ export class SubmissionQueue {
    * queue waits, the entry kept, until it is flushed again.
    */
   constructor(storage, api, {
-    name, done = () => {}, nameRefused = () => {}, setTimer = (fn, ms) => setTimeout(fn, ms),
+    name, done = () => {}, nameRefused = () => {}, setTimer = (fn, ms) => setTimeout(fn, ms), keys = null,
   } = {}) {
     this.storage = storage;
     this.api = api;
     this.name = name;
     this.done = done;
     this.nameRefused = nameRefused;
+    this.keys = keys; // () => a promise of the NameKeys of this browser
     this.setTimer = setTimer;
     this.failures = 0;
     this.timer = null;
@@ -70,12 +71,16 @@ export class SubmissionQueue {
     if (this.entries.length === 0) return false; // nothing waits: no name needed
     const name = await this.name();
     if (name === null || name === undefined) return true;
+    const keys = this.keys ? await this.keys() : null;
     for (const entry of this.entries) {
       let answer;
       try {
         answer = entry.kind === 'record'
-          ? await this.api.record({ ...entry.record, name })
-          : await this.api.finish(entry.id, { token: entry.token, log: entry.log, name, helped: Boolean(entry.helped) });
+          ? await this.api.record({ ...entry.record, name, name_key: keys?.get(name) ?? null })
+          : await this.api.finish(entry.id, {
+            token: entry.token, log: entry.log, name, helped: Boolean(entry.helped), name_key: keys?.get(name) ?? null,
+          });
+        if (answer?.name_key) keys?.set(name, answer.name_key);
       } catch (e) {
         if (e.retryable) {
           this.#retryLater();

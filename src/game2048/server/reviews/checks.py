@@ -1,0 +1,122 @@
+"""The engine-like check of finished players' games, in the background.
+
+A ranked players' game is kept unchecked at its finish (``games.checked``
+false): the players' board leaves it out until the check is done. The check
+(``solver.likeness``) compares its moves with the solver's on the positions
+where the choice matters; a game that agrees beyond what non-engine play does
+goes to the engines board, marked engine-like, with the figures kept beside
+it (``GET /api/games/{id}`` and its review show them). ``EngineChecks`` runs
+the checks of every unchecked game, oldest first, in a process of its own at
+a lower CPU priority, and takes up what a stopped process left: the database
+is the queue. Two processes that check one game at once write the same result.
+With ``GAME2048_ENGINE_CHECK=inline`` the finish checks the game itself (for
+tests and small sites), and ``off`` ranks every game at once, unchecked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import threading
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session, sessionmaker
+
+from ..storage.db import one_writer
+from ..storage.models import GameRow
+
+log = logging.getLogger(__name__)
+
+#: Seconds between looks for unchecked games when no finish wakes the checker.
+POLL_SECONDS = 5.0
+MODES = ("background", "inline", "off")
+
+
+def check(size: int, seed: int, log_text: str) -> dict[str, Any]:
+    """The check's figures for a record (``solver.likeness``)."""
+    from ...solver.likeness import likeness
+
+    return likeness(size, seed, log_text)
+
+
+def record_fields(result: dict[str, Any]) -> dict[str, Any]:
+    """The ``games`` columns a finished check sets: checked, engine_like, the board, the figures."""
+    moved = bool(result["engine_like"])
+    fields: dict[str, Any] = {"checked": True, "engine_like": moved,
+                              "likeness": json.dumps(result, separators=(",", ":"))}
+    if moved:
+        fields["board"] = "engines"
+    return fields
+
+
+def apply(session: Session, game_id: str, result: dict[str, Any]) -> None:
+    """Keep a check's result; a game that plays like the solver moves to the engines board."""
+    with one_writer(session):
+        session.execute(update(GameRow).where(GameRow.id == game_id).values(**record_fields(result)))
+        session.commit()
+
+
+def _lower_priority() -> None:
+    with contextlib.suppress(OSError):  # moves and finishes first
+        os.nice(10)
+
+
+class EngineChecks:
+    """The background checker of one server process (started and stopped by the app's lifespan)."""
+
+    def __init__(self, sessions: sessionmaker[Session], pool: Executor | None = None) -> None:
+        self.sessions = sessions
+        self._pool = pool
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="engine-checks", daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
+        return self._pool
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                worked = self.work_once()
+            except Exception:  # a fault of ours: logged, and the next look tries again
+                log.exception("engine-like check failed")
+                worked = False
+            if not worked:
+                self._wake.wait(POLL_SECONDS)
+                self._wake.clear()
+
+    def work_once(self) -> bool:
+        """Check the oldest unchecked game, if any; whether there was one."""
+        with self.sessions() as session:
+            row = session.execute(
+                select(GameRow.id, GameRow.size, GameRow.seed, GameRow.log)
+                .where(GameRow.checked.is_(False), GameRow.finished_at.is_not(None))
+                .order_by(GameRow.finished_at).limit(1)
+            ).first()
+        if row is None:
+            return False
+        result = self._executor().submit(check, row.size, row.seed, row.log or "").result()
+        with self.sessions() as session:
+            apply(session, row.id, result)
+        return True

@@ -1,0 +1,79 @@
+"""Does a game play like an engine? Its moves against the solver's where the choice matters.
+
+``likeness(size, seed, log)`` replays the record and, before each move, asks
+the solver (``CHECK_PRESET``) for the value of every legal direction, in the
+review's units of loss (``review.board_weight``). A position *matters* when
+the solver's best move beats its second best by at least ``MARGIN``: there,
+a player who is not following the engine picks the best move less often. A
+*slip* is a move, anywhere, that loses ``SLIP`` or more (a blunder, in the
+review's words): engines next to never make one, people and noisy play do.
+The rule (``engine_like``) flags a game whose agreement on the positions that
+matter is at least ``AGREEMENT`` and whose slips are at most ``SLIPS`` of its
+moves, over at least ``MIN_MATTERING`` positions that matter; the figures, and how often the rule
+is wrong on our own games, are in ``docs/bots.md`` (``bench/engine_likeness.py``
+measures them).
+
+>>> r = likeness(3, 0, "LURD")
+>>> sorted(r) == ["agreement", "engine_like", "mattering", "moves", "slips"]
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..record import positions
+from ..rules import DIRECTION_OF_LETTER, UNDO_LETTER
+from .review import board_weight
+from .search import analyse
+
+#: The solver's preset the check compares with (fast: 0.4 ms a 4x4 move, see docs/bots.md).
+CHECK_PRESET = "fast"
+#: A position matters when the best move beats the second best by this much (review units).
+MARGIN = 0.02
+#: Flagged at or above this share of best moves on the positions that matter...
+AGREEMENT = 0.96
+#: A slip: a move that loses this much (the review's "blunder", docs/review.md)...
+SLIP = 0.2
+#: ...and a game flagged has at most this share of slips over every move with a choice...
+SLIPS = 0.002
+#: ...over at least this many positions that matter (a short game says too little).
+MIN_MATTERING = 40
+
+
+def likeness(size: int, seed: int, log: str, *, preset: str = CHECK_PRESET,
+             start_board: Any = None) -> dict[str, Any]:
+    """``{moves, mattering, agreement, slips, engine_like}`` for a valid record: ``mattering``
+    positions where the choice matters, the share of them where the best move was played
+    (``agreement``), and the share of moves with a choice that lost ``SLIP`` or more (``slips``)."""
+    moves = choices = mattering = agreed = slipped = 0
+    for i, game in positions(size, seed, log, start=start_board):
+        if i >= len(log) or log[i] == UNDO_LETTER:
+            continue
+        moves += 1
+        best, values = analyse(game.board, preset=preset)
+        if best is None or len(values) < 2:
+            continue
+        choices += 1
+        ranked = sorted(values.values(), reverse=True)
+        weight = board_weight(game.board)
+        played = DIRECTION_OF_LETTER[log[i]]
+        loss = (values[best] - values.get(played, ranked[-1])) / weight
+        slipped += loss >= SLIP
+        if (ranked[0] - ranked[1]) / weight < MARGIN:
+            continue  # near-equal choices: agreeing there says nothing
+        mattering += 1
+        agreed += loss <= 0
+    agreement = agreed / mattering if mattering else 0.0
+    slips = slipped / choices if choices else 0.0
+    return {"moves": moves, "mattering": mattering, "agreement": round(agreement, 4),
+            "slips": round(slips, 4), "engine_like": engine_like(mattering, agreement, slips)}
+
+
+def engine_like(mattering: int, agreement: float, slips: float) -> bool:
+    """The rule: enough positions that matter, near-total agreement there, next to no slips.
+
+    >>> engine_like(80, 0.99, 0.0), engine_like(80, 0.99, 0.01), engine_like(20, 1.0, 0.0)
+    (True, False, False)
+    """
+    return mattering >= MIN_MATTERING and agreement >= AGREEMENT and slips <= SLIPS
