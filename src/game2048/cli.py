@@ -46,7 +46,8 @@ def replay(
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
 # (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py,
-# review: solver/review_command.py, play: terminal/command.py)
+# review: solver/review_command.py, play: terminal/command.py,
+# learn and learn-eval: solver/learn/command.py)
 
 from .server.command import serve  # noqa: E402
 
@@ -67,3 +68,8 @@ app.command()(review)
 from .terminal.command import play  # noqa: E402
 
 app.command()(play)
+
+from .solver.learn.command import learn, learn_eval  # noqa: E402
+
+app.command()(learn)
+app.command("learn-eval")(learn_eval)
