@@ -26,16 +26,17 @@ REPORTED_TILES = (2048, 4096, 8192, 16384, 32768)
 
 
 def pack(board: Sequence[Sequence[int]]) -> np.uint64:
-    """A 4x4 board of tile values (0 empty) as a bitboard; ValueError past 32768 or off 4x4."""
+    """A 4x4 board of tile values (0 empty) as a bitboard.
+
+    ValueError off 4x4, past 32768, or with two 32768s (4-bit cells could not
+    hold their merge, so the moves would not be the game's).
+    """
     if len(board) != 4 or any(len(row) != 4 for row in board):
         raise ValueError("the learned evaluator plays 4x4 boards only")
-    packed = 0
-    for i, v in enumerate(v for row in board for v in row):
-        e = exponent(v)
-        if e > 15:
-            raise ValueError(f"the learned evaluator holds tiles up to 32768, got {v}")
-        packed |= e << (4 * i)
-    return np.uint64(packed)
+    exps = [exponent(v) for row in board for v in row]
+    if max(exps) > 15 or exps.count(15) > 1:
+        raise ValueError("the learned evaluator holds tiles up to 32768, and one 32768 at most")
+    return np.uint64(sum(e << (4 * i) for i, e in enumerate(exps)))
 
 
 def best_move(weights: np.ndarray, board: Sequence[Sequence[int]], ply: int = 1) -> Direction | None:
