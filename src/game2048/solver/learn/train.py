@@ -100,9 +100,6 @@ def train(
     path it saves every ``checkpoint_every`` seconds and when it stops. Each
     curve row and each save is reported through ``log``.
     """
-    while len(run.rng) < threads:
-        run.rng.append(_stream(run.seed, len(run.rng)))
-    workers = [_Worker(run.rng[i]) for i in range(threads)]
     stop = threading.Event()
     previous: dict[int, object] = {}
     if handle_signals and threading.current_thread() is threading.main_thread():
@@ -113,6 +110,9 @@ def train(
     last_save = started
     pool = ThreadPoolExecutor(threads) if threads > 1 else None
     try:
+        while len(run.rng) < threads:
+            run.rng.append(_stream(run.seed, len(run.rng)))
+        workers = [_Worker(run.rng[i]) for i in range(threads)]
         while not stop.is_set():
             if seconds is not None and time.monotonic() - started >= seconds:
                 break
