@@ -111,6 +111,7 @@ def learn_eval(
     typer.echo(f"mean score: {result.mean_score:.0f}")
     typer.echo("reached:")
     for tile, share in result.reached.items():
-        typer.echo(f"  {tile:>7}  {100 * share:5.1f} %")
+        lo, hi = result.interval(tile)
+        typer.echo(f"  {tile:>7}  {100 * share:5.1f} %   (95 %: {100 * lo:.1f}–{100 * hi:.1f})")
     if result.capped:
         typer.echo(f"stopped with two 32768s on the board: {result.capped} game(s)")

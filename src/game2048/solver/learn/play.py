@@ -7,6 +7,7 @@ replays with ``game2048.replay``.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -80,6 +81,22 @@ def play_game(weights: np.ndarray, seed: int, ply: int = 1) -> SeededGame:
     return SeededGame(seed, letters, int(score), 1 << int(top), int(moves), bool(capped), seconds)
 
 
+def wilson(hits: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) for a share of ``hits`` in ``games``.
+
+    >>> lo, hi = wilson(45, 50)
+    >>> round(lo, 3), round(hi, 3)
+    (0.786, 0.957)
+    """
+    if games == 0:
+        return 0.0, 1.0
+    p = hits / games
+    centre = p + z * z / (2 * games)
+    spread = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """The statistics of ``games`` seeded games (seeds ``seed`` on) at ``ply``."""
@@ -93,6 +110,10 @@ class Evaluation:
     capped: int
     us_per_move: float
 
+    def interval(self, tile: int) -> tuple[float, float]:
+        """The 95 % interval of the share reaching ``tile``."""
+        return wilson(round(self.reached[tile] * self.games), self.games)
+
     def as_dict(self) -> dict[str, object]:
         return {
             "games": self.games,
@@ -101,6 +122,7 @@ class Evaluation:
             "moves": self.moves,
             "mean_score": self.mean_score,
             "reached": {str(t): s for t, s in self.reached.items()},
+            "interval95": {str(t): self.interval(t) for t in self.reached},
             "capped": self.capped,
             "us_per_move": self.us_per_move,
         }
