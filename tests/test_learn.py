@@ -6,7 +6,6 @@ import random
 import signal
 import subprocess
 import sys
-import time
 
 import numpy as np
 import pytest
@@ -193,7 +192,7 @@ def test_learn_stops_on_sigterm_saves_and_resumes_and_learn_eval_reads_it(tmp_pa
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     assert proc.stdout.readline().startswith("new run")
-    time.sleep(0.5)
+    assert proc.stdout.readline().startswith("games")  # a row of the curve: it is training
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 0
@@ -202,6 +201,9 @@ def test_learn_stops_on_sigterm_saves_and_resumes_and_learn_eval_reads_it(tmp_pa
     assert games > 0
 
     runner = CliRunner()
+    with checkpoint.claim(tmp_path):  # as if another run were training in this folder
+        busy = runner.invoke(app, ["learn", "--dir", str(tmp_path), "--games", str(games + 100)])
+        assert busy.exit_code == 1 and "another training run" in busy.output
     again = runner.invoke(app, ["learn", "--dir", str(tmp_path), "--games", str(games + 100)])
     assert again.exit_code == 0, again.output
     assert "resuming" in again.output and f"{games + 100:,} games" in again.output

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from .ntuple import TABLE_SIZE, TUPLES
 MAGIC = b"G2048NT1"
 FORMAT = "4x6-tuple td0 float32"
 FILE_NAME = "network.ckpt"
+LOCK_NAME = "train.lock"
 _PAGE = 4096
 _SHAPE = (TUPLES, TABLE_SIZE)
 
@@ -115,3 +118,38 @@ def load(path: Path, *, writable: bool = True) -> Run:
     weights = flat.reshape(_SHAPE)
     del header["format"]
     return Run(weights=weights, **header)
+
+
+class Busy(RuntimeError):
+    """Another training run holds the folder."""
+
+
+@contextmanager
+def claim(folder: Path) -> Iterator[None]:
+    """Hold ``folder`` for one training run: Busy if another process holds it.
+
+    An advisory lock (``flock``) on ``LOCK_NAME`` in the folder, holding the
+    owner's process id; the system drops it when the process ends, however it
+    ends. Two runs saving over one checkpoint would each throw away the
+    other's training. (No lock where ``fcntl`` is missing, as on Windows.)
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / LOCK_NAME, "a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            owner = f.read().strip() or "?"
+            raise Busy(f"another training run (process {owner}) is using {folder}") from None
+        f.truncate(0)
+        f.write(str(os.getpid()))
+        f.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)

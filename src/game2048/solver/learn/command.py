@@ -42,12 +42,32 @@ def learn(
 
     Saves every --checkpoint-every minutes and when it stops (after --hours,
     at --games, or on Ctrl-C / SIGTERM). Prints a row of the learning curve
-    every --window games.
+    every --window games. One run at a time may use a folder.
     """
-    from .checkpoint import load
-    from .train import new_run, train
+    from .checkpoint import Busy, claim
 
     path = _checkpoint_path(folder)
+    try:
+        with claim(path.parent):
+            _train(path, threads, hours, games, checkpoint_every, alpha, seed, window, fresh)
+    except Busy as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
+
+
+def _train(
+    path: Path,
+    threads: int,
+    hours: float | None,
+    games: int | None,
+    checkpoint_every: float,
+    alpha: float | None,
+    seed: int,
+    window: int,
+    fresh: bool,
+) -> None:
+    from .checkpoint import load
+    from .train import new_run, train
 
     def say(line: str) -> None:
         typer.echo(line)
