@@ -46,8 +46,7 @@ def replay(
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
 # (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py,
-# review: solver/review_command.py, play: terminal/command.py,
-# learn and learn-eval: solver/learn/command.py)
+# review: solver/review_command.py, play: terminal/command.py)
 
 from .server.command import serve  # noqa: E402
 
@@ -69,6 +68,7 @@ from .terminal.command import play  # noqa: E402
 
 app.command()(play)
 
+# learn and learn-eval: solver/learn/command.py
 from .solver.learn.command import learn, learn_eval  # noqa: E402
 
 app.command()(learn)
