@@ -184,6 +184,8 @@ def test_a_player_refuses_boards_it_cannot_hold() -> None:
         pack([[65536, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4])
     with pytest.raises(ValueError):
         pack([[0] * 3] * 3)
+    with pytest.raises(ValueError):
+        play_game(checkpoint.new_weights(), "00112233445566778899aabbccddeeff")  # type: ignore[arg-type]
 
 
 def test_learn_stops_on_sigterm_saves_and_resumes_and_learn_eval_reads_it(tmp_path) -> None:

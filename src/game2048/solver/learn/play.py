@@ -69,7 +69,9 @@ class SeededGame:
 
 
 def play_game(weights: np.ndarray, seed: int, ply: int = 1) -> SeededGame:
-    """Play game ``seed`` (4x4) with the network until it is over."""
+    """Play game ``seed`` (4x4, an integer seed: the SplitMix64 spawns) with the network until it is over."""
+    if type(seed) is not int:
+        raise ValueError(f"seeded games here take an integer seed, 0 <= seed < 2^53, got {seed!r}")
     slide, points = tables()
     log = np.zeros(_LOG, dtype=np.int8)
     start = time.perf_counter()
