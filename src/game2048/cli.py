@@ -113,3 +113,9 @@ app.command()(review)
 from .terminal.command import play  # noqa: E402
 
 app.command()(play)
+
+# learn and learn-eval: solver/learn/command.py
+from .solver.learn.command import learn, learn_eval  # noqa: E402
+
+app.command()(learn)
+app.command("learn-eval")(learn_eval)

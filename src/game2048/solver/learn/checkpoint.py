@@ -1,0 +1,155 @@
+"""A training run on disk: the network's weights, its counters and its learning curve, in one file.
+
+The file is ``MAGIC``, the header's length (8 bytes, little-endian), the
+header (JSON: counters, settings, random-number states, curve, the games of
+the window not yet in the curve), zero padding to a multiple of 4,096 bytes,
+then the weights as raw little-endian float32, tuple after tuple (4 x 16^6,
+268 MB). The weights start on a page boundary, so a reader can map them
+instead of copying. A save writes a temporary file beside the target and
+renames it over the target: a reader, or a run cut off mid-save, only ever
+sees a whole checkpoint.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .ntuple import TABLE_SIZE, TUPLES
+
+MAGIC = b"G2048NT1"
+FORMAT = "4x6-tuple td0 float32"
+FILE_NAME = "network.ckpt"
+LOCK_NAME = "train.lock"
+_PAGE = 4096
+_SHAPE = (TUPLES, TABLE_SIZE)
+
+
+def default_dir() -> Path:
+    """Where training keeps its checkpoint and log: the user data directory's ``learn`` folder."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("game2048")) / "learn"
+
+
+def new_weights() -> np.ndarray:
+    """An untrained network: every weight 0."""
+    return np.zeros(_SHAPE, dtype=np.float32)
+
+
+@dataclass
+class Run:
+    """Everything a training run needs to go on exactly where it stopped, and what it has measured.
+
+    ``rng`` holds one SplitMix64 state per training thread. ``curve`` has one
+    row per ``window`` games (see ``train.curve_row``); ``pending_scores`` and
+    ``pending_tops`` are the scores and largest exponents of the games since
+    the last row.
+    """
+
+    weights: np.ndarray
+    alpha: float = 0.1
+    seed: int = 0
+    window: int = 10_000
+    games: int = 0
+    moves: int = 0
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    rng: list[int] = field(default_factory=list)
+    curve: list[dict[str, float]] = field(default_factory=list)
+    pending_scores: list[int] = field(default_factory=list)
+    pending_tops: list[int] = field(default_factory=list)
+
+    def header(self) -> dict[str, Any]:
+        fields = asdict(self)
+        del fields["weights"]
+        return {"format": FORMAT, **fields}
+
+
+def save(run: Run, path: Path) -> None:
+    """Write ``run`` to ``path`` atomically (a temporary file, flushed, then renamed over ``path``)."""
+    header = json.dumps(run.header()).encode()
+    start = len(MAGIC) + 8 + len(header)
+    padding = -start % _PAGE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(MAGIC)
+        f.write(len(header).to_bytes(8, "little"))
+        f.write(header)
+        f.write(b"\0" * padding)
+        f.write(np.ascontiguousarray(run.weights, dtype="<f4").data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def read_header(path: Path) -> tuple[dict[str, Any], int]:
+    """The header of the checkpoint at ``path`` and the byte offset of its weights."""
+    with open(path, "rb") as f:
+        if f.read(len(MAGIC)) != MAGIC:
+            raise ValueError(f"{path} is not a game2048 learning checkpoint")
+        size = int.from_bytes(f.read(8), "little")
+        header = json.loads(f.read(size))
+    if header.get("format") != FORMAT:
+        raise ValueError(f"{path}: unknown checkpoint format {header.get('format')!r}")
+    start = len(MAGIC) + 8 + size
+    return header, start + (-start % _PAGE)
+
+
+def load(path: Path, *, writable: bool = True) -> Run:
+    """The run saved at ``path``: its weights read into memory, or mapped read-only if not ``writable``."""
+    header, offset = read_header(path)
+    if writable:
+        flat = np.fromfile(path, dtype="<f4", count=TUPLES * TABLE_SIZE, offset=offset)
+    elif path.stat().st_size >= offset + 4 * TUPLES * TABLE_SIZE:
+        flat = np.memmap(path, dtype="<f4", mode="r", offset=offset, shape=(TUPLES * TABLE_SIZE,))
+    else:
+        flat = np.zeros(0, dtype="<f4")
+    if flat.size != TUPLES * TABLE_SIZE:
+        raise ValueError(f"{path} is cut short")
+    weights = flat.reshape(_SHAPE)
+    del header["format"]
+    return Run(weights=weights, **header)
+
+
+class Busy(RuntimeError):
+    """Another training run holds the folder."""
+
+
+@contextmanager
+def claim(folder: Path) -> Iterator[None]:
+    """Hold ``folder`` for one training run: Busy if another process holds it.
+
+    An advisory lock (``flock``) on ``LOCK_NAME`` in the folder, holding the
+    owner's process id; the system drops it when the process ends, however it
+    ends. Two runs saving over one checkpoint would each throw away the
+    other's training. (No lock where ``fcntl`` is missing, as on Windows.)
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / LOCK_NAME, "a+") as f:
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            f.seek(0)
+            owner = f.read().strip() or "?"
+            raise Busy(f"another training run (process {owner}) is using {folder}") from None
+        f.truncate(0)
+        f.write(str(os.getpid()))
+        f.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)

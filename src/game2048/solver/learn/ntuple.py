@@ -1,0 +1,481 @@
+"""Everything numba compiles for the learned evaluator: the network, its training games, its players.
+
+**Board.** 4x4 only, in the project's bitboard layout (``solver.bitboard``):
+cell (r, c) holds its exponent at bit ``4 * (r * 4 + c)`` of one uint64, row
+r is bits ``16 r`` to ``16 r + 15``. Four bits hold exponents up to 15 (32768);
+the move tables here never merge two 32768s (training clips there; the
+seeded players stop a game before two of them are on the board).
+
+**Network.** Four 6-tuples (Yeh et al. 2016, Jaśkowski 2018): cells
+``0 1 2 3 4 5``, ``4 5 6 7 8 9``, ``0 1 2 4 5 6`` and ``4 5 6 8 9 10``
+(row-major), each looked at in the 8 symmetries of the square, 32 looks in
+all. Tuple k owns a float32 table of 16^6 weights indexed by its six
+exponents, 4 bits each; the value of a board is the sum of the 32 weights
+its looks select. Under each symmetry the four tuples are contiguous bits of
+the transformed board, so a look is a shift and a mask. Summing over the
+whole symmetry group makes a board and each of its 8 images score the same.
+
+**Training** (``train_games``): greedy play on ``reward + V(afterstate)``
+with fast spawns (SplitMix64, not the game's seeded spawns), then backward
+TD(0) over the game's afterstates, from the last to the first (see
+``docs/solver.md``).
+
+**Seeded play** (``play_seeded``): the same network as a player, with the
+game's real spawn function (``spawn.draw``, ported below and checked against
+``Game`` by the tests), so a seeded game here is the game ``Game(4, seed)``
+plays with the same moves.
+
+Everything compiled lives in this one module because numba's on-disk cache
+only watches the file a function is defined in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Tuples, looks per board, weights per tuple.
+TUPLES = 4
+SYMMETRIES = 8
+FEATURES = TUPLES * SYMMETRIES
+TABLE_SIZE = 16**6
+#: The tuples' cells, row-major (documentation and tests; the code below has them as bit masks).
+TUPLE_CELLS = ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10))
+
+_M12 = np.uint64(0xFFF)
+_M16 = np.uint64(0xFFFF)
+_M24 = np.uint64(0xFFFFFF)
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+#: ``spawn.ATTEMPTS``: counter values one spawn index may use.
+_ATTEMPTS = np.uint64(1 << 16)
+#: A fast spawn is a 4 when the low 32 bits of a draw fall below this (0.1 * 2^32).
+_FOUR_BELOW = np.uint64(429496730)
+
+
+# -- boards -------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def transpose(x: np.uint64) -> np.uint64:
+    """Swap rows and columns."""
+    a1 = x & np.uint64(0xF0F00F0FF0F00F0F)
+    a2 = x & np.uint64(0x0000F0F00000F0F0)
+    a3 = x & np.uint64(0x0F0F00000F0F0000)
+    a = a1 | (a2 << np.uint64(12)) | (a3 >> np.uint64(12))
+    b1 = a & np.uint64(0xFF00FF0000FF00FF)
+    b2 = a & np.uint64(0x00FF00FF00000000)
+    b3 = a & np.uint64(0x00000000FF00FF00)
+    return b1 | (b2 >> np.uint64(24)) | (b3 << np.uint64(24))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mirror(x: np.uint64) -> np.uint64:
+    """Reverse every row (left and right swap)."""
+    return (
+        ((x & np.uint64(0x000F000F000F000F)) << np.uint64(12))
+        | ((x & np.uint64(0x00F000F000F000F0)) << np.uint64(4))
+        | ((x >> np.uint64(4)) & np.uint64(0x00F000F000F000F0))
+        | ((x >> np.uint64(12)) & np.uint64(0x000F000F000F000F))
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def flip(x: np.uint64) -> np.uint64:
+    """Reverse the order of the rows (top and bottom swap)."""
+    return (
+        (x << np.uint64(48))
+        | ((x & np.uint64(0xFFFF0000)) << np.uint64(16))
+        | ((x >> np.uint64(16)) & np.uint64(0xFFFF0000))
+        | (x >> np.uint64(48))
+    )
+
+
+@njit(cache=True, nogil=True)
+def line_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Every 16-bit row slid toward cell 0 (``slide[0]``) and toward cell 3 (``slide[1]``), and its points.
+
+    Pairing starts at the wall slid toward and a tile merges once; two 15s
+    (32768s) do not merge here (see the module's note).
+    """
+    slide = np.zeros((2, 65536), dtype=np.uint16)
+    points = np.zeros((2, 65536), dtype=np.int32)
+    cells = np.zeros(4, dtype=np.int64)
+    out = np.zeros(4, dtype=np.int64)
+    for line in range(65536):
+        for side in range(2):
+            for c in range(4):
+                e = (line >> (4 * c)) & 0xF
+                cells[c if side == 0 else 3 - c] = e
+            out[:] = 0
+            k = 0
+            last = 0
+            gained = 0
+            for c in range(4):
+                e = cells[c]
+                if e == 0:
+                    continue
+                if last != 0 and e == last and e < 15:
+                    out[k - 1] = e + 1
+                    gained += 1 << (e + 1)
+                    last = 0
+                else:
+                    out[k] = e
+                    k += 1
+                    last = e
+            moved = 0
+            for c in range(4):
+                moved |= out[c if side == 0 else 3 - c] << (4 * c)
+            slide[side, line] = moved
+            points[side, line] = gained
+    return slide, points
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slide_rows(b: np.uint64, side: int, slide: np.ndarray, points: np.ndarray) -> tuple[np.uint64, int]:
+    r0 = b & _M16
+    r1 = (b >> np.uint64(16)) & _M16
+    r2 = (b >> np.uint64(32)) & _M16
+    r3 = b >> np.uint64(48)
+    moved = (
+        np.uint64(slide[side, r0])
+        | (np.uint64(slide[side, r1]) << np.uint64(16))
+        | (np.uint64(slide[side, r2]) << np.uint64(32))
+        | (np.uint64(slide[side, r3]) << np.uint64(48))
+    )
+    gained = points[side, r0] + points[side, r1] + points[side, r2] + points[side, r3]
+    return moved, gained
+
+
+@njit(cache=True, nogil=True, inline="always")
+def move(b: np.uint64, d: int, slide: np.ndarray, points: np.ndarray) -> tuple[np.uint64, int]:
+    """Direction d (0 up, 1 down, 2 left, 3 right) without a spawn: (afterstate, points)."""
+    if d >= 2:
+        return _slide_rows(b, d - 2, slide, points)
+    moved, gained = _slide_rows(transpose(b), d, slide, points)
+    return transpose(moved), gained
+
+
+@njit(cache=True, nogil=True, inline="always")
+def count_empty(x: np.uint64) -> int:
+    """The number of empty cells."""
+    x |= (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    x |= x >> np.uint64(1)
+    x = ~x & np.uint64(0x1111111111111111)
+    if x == np.uint64(0x1111111111111111):
+        return 16
+    return int((x * np.uint64(0x1111111111111111)) >> np.uint64(60))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def max_exponent(b: np.uint64) -> int:
+    top = 0
+    for i in range(16):
+        e = int((b >> np.uint64(4 * i)) & np.uint64(0xF))
+        if e > top:
+            top = e
+    return top
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _put(b: np.uint64, ordinal: int, exp: int) -> np.uint64:
+    """``b`` with exponent ``exp`` on its ``ordinal``-th empty cell (row-major, from 0)."""
+    k = ordinal
+    for i in range(16):
+        s = np.uint64(4 * i)
+        if (b >> s) & np.uint64(0xF) == 0:
+            if k == 0:
+                return b | (np.uint64(exp) << s)
+            k -= 1
+    return b
+
+
+# -- random numbers -------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def mix64(z: np.uint64) -> np.uint64:
+    """SplitMix64's finaliser (``spawn.mix64``)."""
+    z = (z ^ (z >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next(rng: np.ndarray) -> np.uint64:
+    """The next draw of a SplitMix64 stream whose state is ``rng[0]``."""
+    rng[0] += _GAMMA
+    return mix64(rng[0])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def fast_spawn(b: np.uint64, rng: np.ndarray) -> np.uint64:
+    """A 2 (0.9) or 4 (0.1) on a uniformly chosen empty cell, for training (needs an empty cell)."""
+    z = _next(rng)
+    ordinal = int(((z >> np.uint64(32)) * np.uint64(count_empty(b))) >> np.uint64(32))
+    exp = 2 if (z & np.uint64(0xFFFFFFFF)) < _FOUR_BELOW else 1
+    return _put(b, ordinal, exp)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def game_spawn(b: np.uint64, key: np.uint64, index: int) -> np.uint64:
+    """Spawn ``index`` of the game whose key is ``key`` (``spawn.draw``: docs/spawns.md)."""
+    empty = np.uint64(count_empty(b))
+    m = np.uint64(10) * empty
+    # reject draws at or above the largest multiple of m that fits in 64 bits
+    limit = np.uint64(0) - ((np.uint64(0xFFFFFFFFFFFFFFFF) % m + np.uint64(1)) % m)
+    counter = np.uint64(index) * _ATTEMPTS + np.uint64(1)
+    for _ in range(1 << 16):
+        z = mix64(key + counter * _GAMMA)
+        if z < limit:
+            r = z % m
+            ordinal = int(r // np.uint64(10))
+            exp = 2 if r % np.uint64(10) < np.uint64(1) else 1
+            return _put(b, ordinal, exp)
+        counter += np.uint64(1)
+    return b  # unreachable: every attempt rejected has probability below 2^-57
+
+
+# -- the network --------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _looks(w: np.ndarray, x: np.uint64) -> float:
+    """The four tuples' weights on one orientation of a board."""
+    hi = x >> np.uint64(16)
+    return (
+        w[0, x & _M24]
+        + w[1, hi & _M24]
+        + w[2, (x & _M12) | ((hi & _M12) << np.uint64(12))]
+        + w[3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))]
+    )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _nudge(w: np.ndarray, x: np.uint64, u: np.float32) -> None:
+    """Add ``u`` to the four tuples' weights on one orientation."""
+    hi = x >> np.uint64(16)
+    i0 = x & _M24
+    i1 = hi & _M24
+    i2 = (x & _M12) | ((hi & _M12) << np.uint64(12))
+    i3 = (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))
+    w[0, i0] += u
+    w[1, i1] += u
+    w[2, i2] += u
+    w[3, i3] += u
+
+
+@njit(cache=True, nogil=True)
+def value(w: np.ndarray, b: np.uint64) -> float:
+    """V(b): the sum of the 32 weights the board's looks select."""
+    t = transpose(b)
+    fb = flip(b)
+    ft = flip(t)
+    return (
+        _looks(w, b)
+        + _looks(w, mirror(b))
+        + _looks(w, fb)
+        + _looks(w, mirror(fb))
+        + _looks(w, t)
+        + _looks(w, mirror(t))
+        + _looks(w, ft)
+        + _looks(w, mirror(ft))
+    )
+
+
+@njit(cache=True, nogil=True)
+def update(w: np.ndarray, b: np.uint64, u: float) -> float:
+    """Add ``u`` to each of the 32 weights of ``b``; V(b) afterwards (a weight two looks share gets 2u)."""
+    d = np.float32(u)
+    t = transpose(b)
+    fb = flip(b)
+    ft = flip(t)
+    # read back after all 32 writes: a weight two looks share counts its final value twice
+    _nudge(w, b, d)
+    _nudge(w, mirror(b), d)
+    _nudge(w, fb, d)
+    _nudge(w, mirror(fb), d)
+    _nudge(w, t, d)
+    _nudge(w, mirror(t), d)
+    _nudge(w, ft, d)
+    _nudge(w, mirror(ft), d)
+    return value(w, b)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _greedy(w: np.ndarray, b: np.uint64, slide: np.ndarray, points: np.ndarray) -> tuple[int, np.uint64, int]:
+    """The move maximising points + V(afterstate): (direction or -1 if none is legal, afterstate, points)."""
+    best = -np.inf
+    best_d = -1
+    best_after = b
+    best_points = 0
+    t = transpose(b)
+    for d in range(4):
+        if d < 2:
+            moved, gained = _slide_rows(t, d, slide, points)
+            if moved == t:
+                continue
+            after = transpose(moved)
+        else:
+            after, gained = _slide_rows(b, d - 2, slide, points)
+            if after == b:
+                continue
+        v = gained + value(w, after)
+        if v > best:
+            best = v
+            best_d = d
+            best_after = after
+            best_points = gained
+    return best_d, best_after, best_points
+
+
+# -- training -------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def train_games(
+    w: np.ndarray,
+    slide: np.ndarray,
+    points: np.ndarray,
+    rng: np.ndarray,
+    alpha: float,
+    path: np.ndarray,
+    rewards: np.ndarray,
+    scores: np.ndarray,
+    tops: np.ndarray,
+    lengths: np.ndarray,
+) -> int:
+    """Play ``len(scores)`` training games, each followed by its backward TD(0) pass; the moves played.
+
+    A game is played greedily on points + V(afterstate) with fast spawns from
+    ``rng`` (a SplitMix64 state, advanced in place); its afterstates and
+    points go into ``path`` and ``rewards``. Then, from the last afterstate
+    to the first, each moves toward its target by ``alpha / 32`` of the
+    error on each of its 32 weights: the last one's target is 0 (nothing
+    follows it), every other's is the next move's points plus the next
+    afterstate's value as just updated. Game i's score, largest exponent
+    and moves go into ``scores[i]``, ``tops[i]``, ``lengths[i]``. A game
+    longer than ``path`` stops there (none comes near: 4-bit cells allow fewer).
+    """
+    u = alpha / FEATURES
+    cap = path.shape[0]
+    total = 0
+    for g in range(scores.shape[0]):
+        b = fast_spawn(fast_spawn(np.uint64(0), rng), rng)
+        n = 0
+        score = 0
+        while n < cap:
+            d, after, gained = _greedy(w, b, slide, points)
+            if d < 0:
+                break
+            path[n] = after
+            rewards[n] = gained
+            n += 1
+            score += gained
+            b = fast_spawn(after, rng)
+        exact = 0.0
+        for i in range(n - 1, -1, -1):
+            a = path[i]
+            exact = rewards[i] + update(w, a, u * (exact - value(w, a)))
+        scores[g] = score
+        tops[g] = max_exponent(b)
+        lengths[g] = n
+        total += n
+    return total
+
+
+# -- seeded play -------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def chance_value(w: np.ndarray, after: np.uint64, slide: np.ndarray, points: np.ndarray) -> float:
+    """The expected best points + V of the move after the spawn that follows ``after`` (0 if none is left)."""
+    total = 0.0
+    empty = 0
+    for i in range(16):
+        s = np.uint64(4 * i)
+        if (after >> s) & np.uint64(0xF) != 0:
+            continue
+        empty += 1
+        for tile in range(1, 3):
+            b = after | (np.uint64(tile) << s)
+            best = -np.inf
+            t = transpose(b)
+            for d in range(4):
+                if d < 2:
+                    moved, gained = _slide_rows(t, d, slide, points)
+                    if moved == t:
+                        continue
+                    a = transpose(moved)
+                else:
+                    a, gained = _slide_rows(b, d - 2, slide, points)
+                    if a == b:
+                        continue
+                v = gained + value(w, a)
+                if v > best:
+                    best = v
+            if best == -np.inf:
+                best = 0.0
+            total += (0.9 if tile == 1 else 0.1) * best
+    return total / empty
+
+
+@njit(cache=True, nogil=True)
+def choose(w: np.ndarray, b: np.uint64, ply: int, slide: np.ndarray, points: np.ndarray) -> int:
+    """The network's move on ``b`` (0 up, 1 down, 2 left, 3 right; -1 if none is legal).
+
+    Ply 1 maximises points + V(afterstate); ply 2 maximises points plus the
+    expected best of the next move over the spawn (``chance_value``). Ties go
+    to the first of up, down, left, right.
+    """
+    if ply <= 1:
+        return _greedy(w, b, slide, points)[0]
+    best = -np.inf
+    best_d = -1
+    for d in range(4):
+        after, gained = move(b, d, slide, points)
+        if after == b:
+            continue
+        v = gained + chance_value(w, after, slide, points)
+        if v > best:
+            best = v
+            best_d = d
+    return best_d
+
+
+@njit(cache=True, nogil=True)
+def _two_top_tiles(b: np.uint64) -> bool:
+    """True once two 32768s are on the board (4-bit cells cannot hold their merge)."""
+    seen = 0
+    for i in range(16):
+        if (b >> np.uint64(4 * i)) & np.uint64(0xF) == np.uint64(15):
+            seen += 1
+    return seen >= 2
+
+
+@njit(cache=True, nogil=True)
+def play_seeded(
+    w: np.ndarray, key: np.uint64, ply: int, slide: np.ndarray, points: np.ndarray, log: np.ndarray
+) -> tuple[int, int, int, bool]:
+    """Play the game whose key is ``key`` (``spawn.game_key(seed)``) with the network at ``ply``.
+
+    The spawns are the game's own: spawns 0 and 1 open it, move k brings spawn
+    k + 2. Directions go into ``log``. Returns (score, largest exponent, moves,
+    capped): ``capped`` if the game was stopped with two 32768s on the board
+    (up to there it is the real game) or because ``log`` was full.
+    """
+    b = game_spawn(game_spawn(np.uint64(0), key, 0), key, 1)
+    score = 0
+    n = 0
+    while True:
+        if _two_top_tiles(b) or n == log.shape[0]:
+            return score, max_exponent(b), n, True
+        d = choose(w, b, ply, slide, points)
+        if d < 0:
+            return score, max_exponent(b), n, False
+        after, gained = move(b, d, slide, points)
+        log[n] = d
+        n += 1
+        score += gained
+        b = game_spawn(after, key, n + 1)
