@@ -227,11 +227,11 @@ export class GameController {
       this.#refresh();
     } else if (event.type === 'lost') {
       this.keys = [];
-      this.hud.message(event.message);
       this.session.submitted = true; // nothing left to send for a game the server refuses
       this.#save();
       this.#changed();
       this.#startNew(null);
+      this.hud.message(event.message); // after the new game began: it says why
       return;
     } else {
       this.#render();
@@ -336,6 +336,8 @@ export class GameController {
   }
 
   #begin(session, announce = true) {
+    // what was said about the last game (its score recorded, a refusal) leaves with it
+    if (announce) this.hud.message('');
     this.#attach(session);
     this.#render();
     if (announce) this.announcer.say(this.i18n.t('sayNewGame', { n: this.size }));
