@@ -56,10 +56,11 @@ new Input(doc, board, {
 const on = (id, fn) => doc.getElementById(id).addEventListener('click', fn);
 // ending a game in progress asks first, as R does
 on('new-game', () => controller.requestNewGame());
-on('undo', () => controller.undo());
+// the first undo, hint or autoplay of a ranked game asks before it ends the ranking
+on('undo', () => controller.requestUndo());
 on('daily', () => controller.requestNewGame({ mode: 'daily' }));
-on('hint', () => assistant.hint());
-on('autoplay', () => assistant.toggle());
+on('hint', async () => (await controller.mayUnrank()) && assistant.hint());
+on('autoplay', async () => (assistant.running || (await controller.mayUnrank())) && assistant.toggle());
 on('name', () => controller.askName());
 on('keep-playing', () => controller.keepPlaying());
 on('win-new-game', () => controller.newGame());

@@ -131,6 +131,26 @@ export class GameController {
     this.#begin(session);
   }
 
+  /**
+   * Before the first undo, hint or autoplay of a ranked game: resolves true to go ahead. The
+   * player is asked once a game (until they go ahead), unless they said not to ask again
+   * (kept in this browser as `askUnranking: false`). A game that is not ranked asks nothing.
+   */
+  async mayUnrank() {
+    const { game, session } = this;
+    if (!session.id || !game.ranked || session.submitted || game.over) return true;
+    if (this.store.get('askUnranking') === false || this.dialogs.open || !this.dialogs.unrank) return true;
+    const { go, stop } = await this.dialogs.unrank();
+    if (stop) this.store.set('askUnranking', false);
+    return go;
+  }
+
+  /** The Undo button: asks first when the undo would end the game's ranking. */
+  async requestUndo() {
+    if (this.session.submitted || !this.game.canUndo) return this.undo();
+    return (await this.mayUnrank()) && this.undo();
+  }
+
   /** A hint or autoplay chose a move: the game can no longer be ranked. */
   markHelped() {
     if (this.game.helped) return;
