@@ -26,15 +26,22 @@ log = logging.getLogger(__name__)
 
 class ClientError(Exception):
     """A request the server refuses; ``status`` is the HTTP status to answer with, ``code``
-    a stable word for what was refused (``name_invisible``), where a client acts on it."""
+    a stable word for what was refused (``name_invisible``, ``daily_tries_used``), where a client
+    acts on it, and ``fields`` the figures a client needs to say it in its own words (a size, a
+    count, a time as ISO 8601 UTC), sent beside ``error`` and ``code``."""
 
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
-                 code: str | None = None) -> None:
+                 code: str | None = None, fields: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
         self.headers = headers
         self.code = code
+        self.fields = fields or {}
+
+    def body(self) -> dict[str, Any]:
+        """The answer's JSON: ``{"error", "code"?, ...fields}``."""
+        return {"error": self.message} | ({"code": self.code} if self.code else {}) | self.fields
 
 #: Every status the API answers a client's mistake with, and what it means.
 STATUSES: dict[int, str] = {
@@ -64,10 +71,28 @@ OTHER_STATUSES: dict[int, str] = {
 }
 
 
+#: The codes of the refusals a player can meet, with the fields each one carries: a page says
+#: them in the player's language from these, never from ``error``.
+CODES: dict[str, tuple[str, ...]] = {
+    "daily_tries_used": ("size", "tries", "next_at", "retry_after"),
+    "rate_limited": ("retry_after",),
+    "cpu_spent": ("retry_after",),
+    "game_finished": (),
+    "game_gone": (),
+    "day_over": (),
+    "log_full": ("max",),
+    "forked": (),
+    "reviews_waiting": ("waiting",),
+    "review_queue_full": ("retry_after",),
+}
+
+
 class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, in words a person can act on.")
     code: str | None = Field(default=None, description="A stable word for the reason, where a client "
-                             "acts on it: a refused name's codes start with `name_`.")
+                             "acts on it or says it in its own words: a refused name's codes start "
+                             "with `name_`; the others are listed in `CODES` (errors.py). Figures the "
+                             "reason needs (`size`, `tries`, `retry_after`, `next_at`) come beside it.")
 
 
 def responses(*codes: int,
@@ -117,8 +142,7 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(ClientError)
     async def refused(_request: Request, exc: ClientError) -> JSONResponse:
-        body = {"error": exc.message} | ({"code": exc.code} if exc.code else {})
-        return JSONResponse(body, status_code=exc.status, headers=exc.headers)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

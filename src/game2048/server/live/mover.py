@@ -183,8 +183,12 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
         client_key(secret, client), day, size, daily_tries
     ):
         wait = int((datetime.combine(day + timedelta(days=1), time(0), UTC) - now).total_seconds()) + 1
+        next_at = datetime.combine(day + timedelta(days=1), time(0), UTC)
         raise ClientError(429, f"you have started today's {size}x{size} daily game {daily_tries} times; "
-                               "the next one comes at 00:00 UTC", {"Retry-After": str(wait)})
+                               "the next one comes at 00:00 UTC", {"Retry-After": str(wait)},
+                          code="daily_tries_used",
+                          fields={"size": size, "tries": daily_tries, "retry_after": wait,
+                                  "next_at": next_at.isoformat().replace("+00:00", "Z")})
     seed = daily_seed(secret, day, size) if day else classic_seed()
     game = Game(size, seed)
     live = Live(new_game_id(), size, seed, mode, day, 0, "", game.snapshot())
@@ -196,7 +200,7 @@ def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool 
     live = store.load(game_id, log=log) if could_be_game_id(game_id) else None
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
-                               "start one with POST /api/games")
+                               "start one with POST /api/games", code="game_gone")
     if not _tokens.check(secret, game_id, token):
         raise ClientError(403, "the token does not belong to this game")
     return live
@@ -204,7 +208,7 @@ def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool 
 
 def _in_play(live: Live) -> dict[str, object]:
     if live.finished:
-        raise ClientError(409, "this game is finished; start a new one")
+        raise ClientError(409, "this game is finished; start a new one", code="game_finished")
     if live.snapshot is None:
         raise ClientError(409, "this game was started before the server dealt the tiles; start a new one")
     return live.snapshot
@@ -270,15 +274,15 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
                 return _answer_at(live, at + len(moves), charge)
             if not moves.startswith(played):
                 raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
-                                       "fork (undo is the only way back)")
+                                       "fork (undo is the only way back)", code="forked")
             new = moves[len(played):]  # a retry that goes on past what was played
         if live.at + len(new) > MAX_LOG:
             raise ClientError(409, f"this game has reached the longest log kept ({MAX_LOG} moves and undos); "
-                                   "finish it")
+                                   "finish it", code="log_full", fields={"max": MAX_LOG})
         deadline = deadline_for(live.mode, live.day)
         if deadline is not None and now > deadline:
             raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
-                                   "finish it to rank the position it reached")
+                                   "finish it to rank the position it reached", code="day_over")
         # the metric's clock is the wall's: a thread's CPU clock costs more to read (a system call,
         # 6 us to over 100 us on a busy machine) than the rest of a move's bookkeeping
         started = perf_counter()
@@ -328,7 +332,7 @@ def _skipping_retry(live: Live, at: int, moves: str, charge: Charge | None) -> P
     applied, tiles = _skipping(game, moves)
     if not live.log[at:].startswith(applied):
         raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
-                               "fork (undo is the only way back)")
+                               "fork (undo is the only way back)", code="forked")
     return replace(_position(at + len(applied), game), applied=applied, tiles=tiles)
 
 

@@ -76,10 +76,11 @@ def request_review(
     )
     if (mine or 0) >= settings.per_client:
         raise ClientError(429, f"you have {mine} reviews waiting; ask again when one is done",
-                          {"Retry-After": "30"})
+                          {"Retry-After": "30"}, code="reviews_waiting", fields={"waiting": mine})
     queued = session.scalar(select(func.count()).select_from(ReviewRow).where(ReviewRow.status == "queued"))
     if (queued or 0) >= settings.queue:
-        raise ClientError(503, "the review queue is full; try again in a few minutes", {"Retry-After": "120"})
+        raise ClientError(503, "the review queue is full; try again in a few minutes", {"Retry-After": "120"},
+                          code="review_queue_full", fields={"retry_after": 120})
     row = ReviewRow(game_id=record.id, status="queued", preset=preset_for(record, settings), client=client,
                     total=graded_count(record.log), done=0, attempts=0,
                     requested_at=now or datetime.now(UTC))

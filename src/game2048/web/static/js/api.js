@@ -3,11 +3,12 @@
 
 export class ApiError extends Error {
   /** status 0 means the server was not reached at all; `code` is the answer's stable word for the reason. */
-  constructor(status, message, code = null) {
+  constructor(status, message, code = null, fields = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.fields = fields; // the answer's JSON: the figures its code needs (refusals.js)
   }
 
   /** The server refused the player's name, not the game: such codes start with `name_`. */
@@ -74,6 +75,7 @@ export class Api {
 
   async #post(path, body, timeoutMs = this.timeoutMs) {
     if (!this.fetch) throw new ApiError(0, 'no network in this environment');
+    if (globalThis.navigator?.onLine === false) throw new ApiError(0, 'offline', null, { offline: true });
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     let response;
@@ -95,7 +97,10 @@ export class Api {
     } catch {
       // not JSON: report by status alone
     }
-    if (!response.ok) throw new ApiError(response.status, data?.error ?? `HTTP ${response.status}`, data?.code ?? null);
+    if (!response.ok) {
+      const fields = data && typeof data === 'object' ? data : {};
+      throw new ApiError(response.status, data?.error ?? `HTTP ${response.status}`, data?.code ?? null, fields);
+    }
     return data;
   }
 }

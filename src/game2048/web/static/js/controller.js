@@ -10,6 +10,7 @@
 // never asks which one it holds. While a dealer is busy (a ranked move is on
 // its way to the server), keys wait in order and are played when it answers.
 import { DEFAULT_SIZE, SIZES, isSeed, randomSeed } from './engine.js';
+import { explain } from './refusals.js';
 import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
 
 // The name rule and its table load when a name is first needed, not with the page.
@@ -251,7 +252,7 @@ export class GameController {
       this.#save();
       this.#changed();
       this.#startNew(null);
-      this.hud.message(event.message); // after the new game began: it says why
+      this.hud.message(explain(event.refusal ?? { status: 0 }, this.i18n)); // after the new game began: it says why
       return;
     } else {
       this.#render();
@@ -317,7 +318,7 @@ export class GameController {
       this.#finish();
       this.#setSize(size);
       this.#begin(newSession(dealer));
-    }, (e) => this.hud.message(e?.status ? e.message : this.i18n.t('offline')));
+    }, (e) => this.hud.message(explain(e, this.i18n)));
   }
 
   #startNew(seed) {
@@ -493,7 +494,7 @@ export class GameController {
       }
       if (current) this.#changed();
     } else if (answer?.error) {
-      this.hud.message(answer.error);
+      this.hud.message(explain(answer, this.i18n));
     }
   }
 
