@@ -303,6 +303,20 @@ test('keys sent together are drawn one by one as the server played them, none tw
   assert.equal(controller.game.score, dealt.score);
 });
 
+test('while the server cannot be reached the page says the moves wait, and takes it back when it answers', async () => {
+  const messages = [];
+  const hud = new Proxy({}, { get: (_, key) => (key === 'message' ? (m) => messages.push(m) : () => {}) });
+  const { controller, server } = makeController({ hud });
+  controller.init();
+  await settle();
+  server.drops = 1;
+  await playSome(controller, 1);
+  const t = translator('en');
+  assert.ok(messages.includes(t.t('serverUnreachable')), messages.join(' | '));
+  assert.equal(messages.at(-1), ''); // answered: the note is gone
+  assert.equal(controller.game.log, server.games.get('g1').log);
+});
+
 test('after a dropped connection the move is sent again and the game goes on from at', async () => {
   const { controller, server } = makeController();
   controller.init();

@@ -238,13 +238,14 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
     undo is a 422 and nothing is applied. With ``skip_illegal`` a letter the
     rules refuse is dropped instead, like a key pressed against a wall (a
     client sends the keys pressed while it waited, not knowing the tiles yet),
-    and the answer says which letters were applied and the tile of each. ``at`` behind the game with exactly
-    the letters played from there is a retry: the same answer as the first
-    time (the last answer costs nothing; an older one is worked out by a
-    replay, run inside ``with charge():``, so it counts against the client's
-    limits). Other letters from behind (a fork), or ``at`` ahead
-    of the game, are a 409, as are moves in a finished game and moves in a
-    daily game after its day ended plus 10 minutes.
+    and the answer says which letters were applied and the tile of each.
+
+    ``at`` behind the game with exactly the letters played from there is a
+    retry: the same answer as the first time (the last answer costs nothing;
+    an older one is worked out by a replay, run inside ``with charge():``, so
+    it counts against the client's limits). Other letters from behind (a
+    fork), or ``at`` ahead of the game, are a 409, as are moves in a finished
+    game and moves in a daily game after its day ended plus 10 minutes.
     """
     _check_letters(moves)
     if at < 0:

@@ -74,10 +74,12 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         if not isinstance(data, dict):
             raise ClientError(422, "the message must be a JSON object with an op")
         op = data.pop("op", None)
-        if op == "moves" and app.state.store.in_process and _plain_moves(data):
+        if op == "moves" and _plain_moves(data):
             # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
-            # written out) and, on SQLite, no thread
-            return {"op": op, **answer(_play_moves(app, client, game_id, data))}
+            # written out) and, on SQLite, no thread (a move takes less than handing it to one)
+            if app.state.store.in_process:
+                return {"op": op, **answer(_play_moves(app, client, game_id, data))}
+            return {"op": op, **answer(await run_in_threadpool(_play_moves, app, client, game_id, data))}
         model = _REQUESTS.get(op) if isinstance(op, str) else None
         if model is None:
             op = op if isinstance(op, str) and len(op) <= 16 else None

@@ -22,11 +22,24 @@ import contextlib
 import json
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from ...game import Snapshot
@@ -88,6 +101,9 @@ class LiveStore(ABC):
     def purge(self, now: datetime, idle: timedelta) -> int:
         """Remove games in play with no move for ``idle`` and old try counters; how many games went."""
 
+    def close(self) -> None:  # noqa: B027 - most stores hold nothing of their own
+        """Let go of the connections the store keeps for itself (when the app stops)."""
+
 
 def _live_from_row(row: Any) -> Live:
     return Live(row.id, row.size, row.seed, row.mode, row.day, row.at, row.log or "",
@@ -113,9 +129,10 @@ class DatabaseStore(LiveStore):
     #: ``touched_at`` is moved forward only when it is older than this.
     TOUCH_EVERY = timedelta(hours=1)
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, durability: str = "process") -> None:
         self.engine = engine
         self.sqlite = self.in_process = engine.dialect.name == "sqlite"
+        self.to_disk = durability == "disk"
         self._writer = one_writer_for(engine)
         p = "?" if self.sqlite else "%s"
         self._head_sql = f"SELECT id, size, seed, mode, day, at, live, finished_at FROM games WHERE id = {p}"
@@ -133,47 +150,60 @@ class DatabaseStore(LiveStore):
             self._save_sql = (f"WITH moved AS ({update} RETURNING id) "
                               "INSERT INTO game_moves (game_id, at, letters) SELECT id, %s, %s FROM moved",)
         self._own = threading.local()
+        if not self.sqlite:
+            self._moves = create_engine(engine.url, pool_size=MOVE_CONNECTIONS, max_overflow=0,
+                                        pool_pre_ping=False, pool_reset_on_return=None,
+                                        isolation_level="AUTOCOMMIT")
+            event.listen(self._moves, "connect", _moves_session_on_disk if self.to_disk else _moves_session)
 
-    def _connection(self) -> Any:
-        """This thread's driver connection, made like every other connection of the engine (SQLite:
-        WAL, NORMAL), then kept; on PostgreSQL in autocommit, a move's commit not waited for on disk
-        (``synchronous_commit`` off, like SQLite's NORMAL: it survives a killed server)."""
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A driver connection for the hot path. SQLite: this thread's own, made like every other
+        connection of the engine (WAL, NORMAL) and kept (opening a file is cheap, the pool's
+        bookkeeping is not, at a move's scale). PostgreSQL: one of a small pool of its own
+        (``MOVE_CONNECTIONS``, no overflow, so none is opened and closed under load), in autocommit
+        with ``synchronous_commit`` off (a move survives a killed server, like SQLite's NORMAL).
+        A connection that failed is dropped: the next call makes a new one (a database that
+        restarted leaves every kept connection dead)."""
+        if not self.sqlite:
+            conn = self._moves.raw_connection()
+            try:
+                yield conn
+            except BaseException:
+                conn.invalidate()
+                raise
+            conn.close()  # back to the pool
+            return
         conn = getattr(self._own, "conn", None)
         if conn is None:
             pooled = self.engine.raw_connection()
             pooled.detach()
-            conn = pooled.dbapi_connection
-            if not self.sqlite:
-                conn.autocommit = True
-                cur = conn.cursor()
-                cur.execute("SET synchronous_commit TO OFF")
-                cur.close()
-            self._own.conn = conn
-        return conn
-
-    def _drop(self) -> None:
-        """Forget this thread's connection after an error: the next call makes a new one (a
-        database that restarted leaves every kept connection dead)."""
-        conn = getattr(self._own, "conn", None)
-        self._own.conn = None
-        if conn is not None:
-            with contextlib.suppress(Exception):  # already broken
+            conn = self._own.conn = pooled.dbapi_connection
+            if self.to_disk:  # each move's commit flushed to disk (the WAL fsynced)
+                conn.execute("PRAGMA synchronous=FULL")
+        try:
+            yield conn
+        except BaseException:
+            self._own.conn = None
+            with contextlib.suppress(Exception):  # already broken, or only this transaction
+                conn.rollback()
                 conn.close()
+            raise
 
     def _query(self, sql: str, params: tuple[Any, ...], *, every: bool = False) -> Any:
         """The first row (or ``every`` row) of a read."""
-        try:
-            conn = self._connection()
+        with self._connection() as conn:
             cur = conn.cursor()
             cur.execute(sql, params)
             rows = cur.fetchall() if every else cur.fetchone()
             cur.close()
             if self.sqlite:
                 conn.commit()  # ends the read: a kept connection must not hold a snapshot
-        except Exception:
-            self._drop()
-            raise
         return rows
+
+    def close(self) -> None:
+        if not self.sqlite:
+            self._moves.dispose()
 
     def create(self, game: Live, now: datetime) -> None:
         with self._writer, self.engine.begin() as conn:
@@ -207,26 +237,19 @@ class DatabaseStore(LiveStore):
             stamp, stale_stamp = now, stale  # type: ignore[assignment]
         position = json.dumps(snapshot, separators=(",", ":"))
         moved = (expected_at + len(added), position, stale_stamp, stamp, game_id, expected_at)
-        with self._writer:
-            try:
-                conn = self._connection()
-                cur = conn.cursor()
-                if self.sqlite:
-                    update, append = self._save_sql
-                    cur.execute(update, moved)
-                    done = cur.rowcount == 1
-                    if done:
-                        cur.execute(append, (game_id, expected_at, added))
-                    conn.commit()
-                else:
-                    cur.execute(self._save_sql[0], (*moved, expected_at, added))
-                    done = cur.rowcount == 1
-                cur.close()
-            except BaseException:
-                if self.sqlite:
-                    conn.rollback()
-                self._drop()
-                raise
+        with self._writer, self._connection() as conn:
+            cur = conn.cursor()
+            if self.sqlite:
+                update, append = self._save_sql
+                cur.execute(update, moved)
+                done = cur.rowcount == 1
+                if done:
+                    cur.execute(append, (game_id, expected_at, added))
+                conn.commit()
+            else:
+                cur.execute(self._save_sql[0], (*moved, expected_at, added))
+                done = cur.rowcount == 1
+            cur.close()
         return done
 
     def finish(self, game: Live, expected_at: int, record: dict[str, Any]) -> bool:
@@ -255,6 +278,24 @@ class DatabaseStore(LiveStore):
             gone = conn.execute(delete(GameRow).where(GameRow.id.in_(idle_games))).rowcount
             conn.execute(delete(DailyTryRow).where(DailyTryRow.day < (now - TRIES_KEPT).date()))
         return int(gone or 0)
+
+
+#: Connections a worker keeps to PostgreSQL for moves: enough for the threads that wait on the
+#: database at once; a move that finds them all busy waits for one.
+MOVE_CONNECTIONS = 8
+
+
+def _moves_session(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("SET synchronous_commit TO OFF")
+    cur.close()
+
+
+def _moves_session_on_disk(dbapi_conn: Any, _record: Any) -> None:
+    """PostgreSQL's default: a commit waits for its WAL on disk (concurrent commits share a flush)."""
+    cur = dbapi_conn.cursor()
+    cur.execute("SET synchronous_commit TO ON")
+    cur.close()
 
 
 def _finished(conn: Connection, statement: Any, game: Live, record: dict[str, Any]) -> bool:
@@ -440,11 +481,13 @@ class RedisStore(LiveStore):
         return len(gone)
 
 
-def make_store(engine: Engine, redis_url: str | None, idle_days: float) -> LiveStore:
-    """Redis when a URL is given, else the database."""
+def make_store(engine: Engine, redis_url: str | None, idle_days: float,
+               durability: str = "process") -> LiveStore:
+    """Redis when a URL is given, else the database. ``durability="disk"``: a saved move is on disk
+    before ``save`` returns (Redis: as its server's ``appendfsync`` says; see docs/deploy.md)."""
     if redis_url:
         return RedisStore(engine, redis_url, timedelta(days=idle_days))
-    return DatabaseStore(engine)
+    return DatabaseStore(engine, durability)
 
 
 def utc_now() -> datetime:

@@ -16,6 +16,9 @@ import { isGameId, newSession, restore, restoreBest, serialise } from './saved_g
 // The name rule and its table load when a name is first needed, not with the page.
 const nameRule = () => import('./names.js');
 
+/** A move unanswered this long makes the page say that it waits for the server. */
+const WAIT_NOTE_MS = 1000;
+
 export class GameController {
   /**
    * `deal`: {ranked(size, mode) → Promise of a dealer (rejects when the server says no or
@@ -187,7 +190,10 @@ export class GameController {
     this.announcer.move(result.direction, result, cells, game.score);
     if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
     if (result.spawn) this.#settle(); // dealt here: the move is complete
-    else this.#save(); // the new tile comes with the server's answer (#dealt)
+    else {
+      this.#save(); // the new tile comes with the server's answer (#dealt)
+      this.#waitForServer();
+    }
     this.#changed();
     // The next ranked game is asked for once this one is being played, not at load: a visit
     // that never moves costs the server no second game, and the page's first second no request.
@@ -223,9 +229,31 @@ export class GameController {
     if (game.over) this.#finish();
   }
 
+  /**
+   * A move waits for the server: after a second the page says so, quietly, and if the server
+   * cannot be reached at all it says that the moves wait and the game goes on once it is back.
+   */
+  #waitForServer() {
+    clearTimeout(this.waitTimer);
+    this.waitTimer = setTimeout(() => {
+      if (this.dealer.busy && !this.serverNote) this.#serverNote('waitingServer');
+    }, WAIT_NOTE_MS);
+  }
+
+  #serverNote(key) {
+    this.serverNote = key;
+    this.hud.message(key ? this.i18n.t(key) : '');
+  }
+
   /** What a dealer did after a move returned: a tile arrived, the board was reset, or the game is lost. */
   #dealt(dealer, event) {
     if (this.session?.dealer !== dealer) return; // a late answer for a game no longer shown
+    if (event.type === 'unreachable') {
+      if (this.serverNote !== 'serverUnreachable') this.#serverNote('serverUnreachable');
+      return; // the dealer sends the request again; its answer is the next event
+    }
+    clearTimeout(this.waitTimer);
+    if (this.serverNote) this.#serverNote(null);
     const { game } = this;
     const wasWon = game.won;
     if (event.type === 'tile') {

@@ -212,6 +212,7 @@ export class ServerDealer {
   #refused(answer, sent) {
     if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
       // not an answer about the game: the same request goes again (a retry, to the server)
+      if (answer.status === 0) this.onDealt({ type: 'unreachable' }); // the page says so meanwhile
       this.link.later(() => this.#request(sent.state ? { op: 'state', token: this.token } : this.#moves(sent)));
       return;
     }
