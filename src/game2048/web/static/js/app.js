@@ -13,6 +13,7 @@ import { Dialogs, Overlays } from './overlays.js';
 import { SafeStorage } from './storage.js';
 import { SubmissionQueue } from './submissions.js';
 import { LocalDealer } from './local_dealer.js';
+import { MyGames } from './my_games.js';
 import { ServerDealer, SocketLink } from './server_dealer.js';
 import { randomSeed } from './engine.js';
 
@@ -36,7 +37,7 @@ const deal = {
   link,
 };
 const controller = new GameController({
-  store, api, i18n, hud, dialogs, reader, announcer, deal,
+  store, api, i18n, hud, dialogs, reader, announcer, deal, history: new MyGames(store),
   view: new BoardView(board, { reducedMotion: () => motion.matches }),
   overlays: new Overlays(doc, i18n, { home: () => reader.focus() }),
   queue: new SubmissionQueue(store, api, {

@@ -25,8 +25,9 @@ export class GameController {
    * cannot be reached), practice(size, seed) → dealer, position(board, score) → dealer,
    * link(id) → the connection of a saved ranked game}.
    */
-  constructor({ store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf = globalThis.performance }) {
-    Object.assign(this, { store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf });
+  constructor({ store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, history = null, perf = globalThis.performance }) {
+    // history: the games this browser finished, for My games (my_games.js); optional
+    Object.assign(this, { store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, history, perf });
     this.prefetched = new Map(); // size -> a ranked dealer waiting to be played, or 'pending'
     this.prefetchAsked = new WeakSet(); // sessions whose first move asked for the next game
     this.listeners = [];
@@ -413,6 +414,7 @@ export class GameController {
     this.keys = [];
     this.#save();
     const entry = s.dealer.finishEntry();
+    this.history?.finished(s.game, entry.id, s.mode);
     this.queue.add(entry).then(() => {
       if (this.queue.entries.some((e) => e.id === entry.id) && this.nickname() !== null) {
         this.hud.message(this.i18n.t('queued'));
@@ -515,6 +517,7 @@ export class GameController {
       const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;
+      if (isGameId(recordId)) this.history?.published(entry.id, recordId, answer.ranked);
       if (current && (revealed || entry.kind === 'record') && isGameId(recordId)) {
         this.session.recordId = recordId;
         this.#save();

@@ -3,6 +3,8 @@
 // the review is still being made, wait for it. The data comes from
 // <script type="application/json" id="review-data"> (no inline script).
 import { BoardView } from './board_view.js';
+import { MyGames } from './my_games.js';
+import { SafeStorage } from './storage.js';
 
 const BAD = new Set(['mistake', 'blunder']);
 const POLL_MS = 2000;
@@ -22,6 +24,19 @@ export function describe(t, moves, i) {
     class: t[m.class], loss: m.loss.toPrecision(2) };
   const text = t.status.replace(/\{(\w+)\}/g, (all, key) => (key in fill ? fill[key] : all));
   return m.undone ? `${text} ${t.undone}` : text;
+}
+
+/**
+ * The index of the move a location hash names (`#m123`: the move at letter 123 of the log), or
+ * of the listed move nearest before it; -1 if the hash names none.
+ */
+export function moveFromHash(moves, hash) {
+  const found = /^#m(\d{1,7})$/.exec(hash ?? '');
+  if (!found || !moves.length) return -1;
+  const n = Number(found[1]);
+  let at = 0;
+  for (let i = 0; i < moves.length && moves[i].n <= n; i += 1) at = i;
+  return at;
 }
 
 /** What a key does on the page: a step name, or null. `rtl` swaps the arrow keys. */
@@ -59,12 +74,38 @@ class Stepper {
       b.addEventListener('click', () => this.step(b.dataset.step));
     });
     this.buttons.forEach((b) => b.addEventListener('click', () => this.go(Number(b.dataset.i))));
+    const win = this.doc.defaultView;
+    // #m123 opens at move 123; a link to a move on the page (the costliest ones) goes there
+    win?.addEventListener('hashchange', () => {
+      const i = moveFromHash(this.moves, win.location.hash);
+      if (i >= 0 && i !== this.at) this.go(i);
+    });
+    this.doc.getElementById('copy-link')?.addEventListener('click', () => this.#copyLink());
     this.doc.addEventListener('keydown', (event) => {
       if (event.target.closest?.('input, textarea, select, [contenteditable="true"]')) return;
       const action = keyAction(event, this.doc.documentElement.dir === 'rtl');
       if (action && this.step(action) !== false) event.preventDefault();
     });
-    this.go(0, false);
+    const opened = moveFromHash(this.moves, win?.location.hash);
+    this.go(Math.max(opened, 0), opened >= 0);
+    if (opened >= 0) this.board.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The address of the move on the board: this page's with `#m<n>`. */
+  get link() {
+    const { location } = this.doc.defaultView;
+    return `${location.origin}${location.pathname}#m${this.moves[this.at].n}`;
+  }
+
+  async #copyLink() {
+    const url = this.link;
+    const { t } = this.data;
+    try {
+      await this.doc.defaultView.navigator.clipboard.writeText(url);
+      this.status.textContent = t.link_copied.replace('{url}', url);
+    } catch {
+      this.status.textContent = t.link_here.replace('{url}', url); // no clipboard here: the link, to copy by hand
+    }
   }
 
   step(action) {
@@ -91,6 +132,9 @@ class Stepper {
     this.#arrow(this.played, m.played, m.played === m.best);
     this.played.dataset.class = m.class;
     this.status.textContent = describe(this.data.t, this.moves, i);
+    const win = this.doc.defaultView;
+    // the address says which move is on the board, so it can be kept or shared (no new history entry)
+    if (win?.history && scroll) win.history.replaceState(null, '', `#m${m.n}`);
     this.buttons.forEach((b) => b.removeAttribute('aria-current'));
     const button = this.buttons[i];
     if (button) {
@@ -141,7 +185,12 @@ function waitForReview(doc, box, win) {
 export function main(doc = document, win = window) {
   const data = doc.getElementById('review-data');
   if (data) {
-    new Stepper(doc, JSON.parse(data.textContent)).start();
+    const review = JSON.parse(data.textContent);
+    new Stepper(doc, review).start();
+    // My games notes the accuracy of a game of this browser's that was reviewed (nothing is sent)
+    if (review.id && typeof review.accuracy === 'number') {
+      new MyGames(new SafeStorage(SafeStorage.browserBackend(win))).reviewed(review.id, review.accuracy);
+    }
     return;
   }
   const box = doc.getElementById('review-pending');
