@@ -93,7 +93,8 @@ def test_no_serious_violations_on_my_games_and_the_analysis_board(themed, base_u
                                                                   lang):
     page = themed
     mine = [{"key": reviewed_game, "id": reviewed_game, "size": 4, "score": 6140, "maxTile": 512,
-             "moves": 480, "ranked": True, "mode": "classic", "at": "2026-11-30T10:00:00.000Z", "accuracy": 71.5},
+             "moves": 480, "ranked": True, "mode": "classic", "at": "2026-11-30T10:00:00.000Z",
+             "accuracy": 71.5},
             {"key": "practice-1-2-3", "id": None, "size": 5, "score": 1234, "maxTile": 128, "moves": 200,
              "ranked": False, "mode": "classic", "at": "2026-12-01T10:00:00.000Z"}]
     page.goto(f"{base_url}/me?lang={lang}")
