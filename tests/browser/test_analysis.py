@@ -68,3 +68,46 @@ def test_the_costliest_moves_are_links_to_them_on_the_board(phone, base_url, rev
     phone.wait_for_function("h => location.hash === h", arg=href)
     assert phone.locator("ol.moves button[aria-current] .n").inner_text() == href.removeprefix("#m")
     assert phone.locator("[data-testid='phase']").count() == 1
+
+
+def test_the_graph_is_a_slider_a_click_picks_a_move_and_the_keys_step_it(phone, base_url, reviewed_game):
+    phone.goto(f"{base_url}/games/{reviewed_game}/review")
+    graph = phone.locator("[data-testid='graph-svg']")
+    graph.wait_for()
+    moves = _moves(phone)
+    box = graph.bounding_box()
+    graph.click(position={"x": box["width"] * 0.75, "y": box["height"] / 2})
+    now = int(graph.get_attribute("aria-valuenow"))
+    assert moves[0]["n"] < now and now == int(phone.locator("ol.moves button[aria-current] .n").inner_text())
+    assert phone.evaluate("document.activeElement.getAttribute('data-testid')") == "graph-svg"
+    phone.keyboard.press("ArrowRight")  # the page's keys step from the graph too
+    assert int(graph.get_attribute("aria-valuenow")) > now
+    marked = [m for m in moves if m["class"] in ("mistake", "blunder")]
+    assert phone.locator("svg.graph path.graph-dots").count() == len({m["class"] for m in marked})
+
+
+def test_the_graph_of_a_20000_move_game_draws_within_100_ms_on_a_slow_phone(phone, base_url, reviewed_game):
+    """What a 20,000-move game sends: its curve (400 points at most) and its 100 worst moves."""
+    phone.goto(f"{base_url}/games/{reviewed_game}/review")
+    cdp = phone.context.new_cdp_session(phone)
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})  # Lighthouse's phone profile
+    took = phone.evaluate("""async () => {
+        const { Graph } = await import(document.querySelector('script[type=module]').src
+            .replace('review.js', 'review_graph.js'));
+        const last = 20000;
+        const curve = { n: [], a: [] };
+        for (let i = 0; i < 400; i++) { curve.n.push(1 + i * 50); curve.a.push(50 + 40 * Math.sin(i / 7)); }
+        const moves = [];
+        for (let i = 0; i < 100; i++) moves.push({ n: 1 + i * 199, class: i % 3 ? 'mistake' : 'blunder' });
+        const data = { last, curve, moves, t: { graph_label: 'g', graph_value: 'move {n}' } };
+        const figure = document.createElement('figure');
+        document.body.append(figure);
+        const start = performance.now();
+        const graph = new Graph(document, figure, data, () => {});
+        graph.show(50);
+        figure.getBoundingClientRect();  // layout included
+        return performance.now() - start;
+    }""")
+    cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    print(f"graph of a 20,000-move game drawn in {took:.1f} ms at 4x CPU throttling")
+    assert took < 100, took

@@ -4,6 +4,7 @@
 // <script type="application/json" id="review-data"> (no inline script).
 import { BoardView } from './board_view.js';
 import { MyGames } from './my_games.js';
+import { Graph } from './review_graph.js';
 import { SafeStorage } from './storage.js';
 
 const BAD = new Set(['mistake', 'blunder']);
@@ -67,6 +68,8 @@ class Stepper {
     this.played = doc.querySelector('[data-testid="played-arrow"]');
     this.status = doc.getElementById('review-status');
     this.buttons = [...doc.querySelectorAll('ol.moves button[data-i]')];
+    const figure = doc.getElementById('review-graph');
+    this.graph = figure && data.curve ? new Graph(doc, figure, data, (i) => this.go(i)) : null;
   }
 
   start() {
@@ -132,6 +135,7 @@ class Stepper {
     this.#arrow(this.played, m.played, m.played === m.best);
     this.played.dataset.class = m.class;
     this.status.textContent = describe(this.data.t, this.moves, i);
+    this.graph?.show(i);
     const win = this.doc.defaultView;
     // the address says which move is on the board, so it can be kept or shared (no new history entry)
     if (win?.history && scroll) win.history.replaceState(null, '', `#m${m.n}`);
