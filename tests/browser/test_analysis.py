@@ -111,3 +111,24 @@ def test_the_graph_of_a_20000_move_game_draws_within_100_ms_on_a_slow_phone(phon
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
     print(f"graph of a 20,000-move game drawn in {took:.1f} ms at 4x CPU throttling")
     assert took < 100, took
+
+
+def test_the_better_move_is_played_out_with_the_solvers_line_and_back(phone, base_url, reviewed_game):
+    phone.goto(f"{base_url}/games/{reviewed_game}/review")
+    moves = _moves(phone)
+    wrong = next(m for m in moves if m["played"] != m["best"] and not m["undone"])
+    phone.goto(f"{base_url}/games/{reviewed_game}/review#m{wrong['n']}")
+    phone.wait_for_selector("ol.moves button[aria-current]")
+    board = ("() => [...document.querySelectorAll('[data-testid=board] .tile')]"
+             ".map(t => t.textContent + t.className).sort().join()")
+    before = phone.evaluate(board)
+    phone.locator("[data-testid='try-best']").click()
+    phone.wait_for_function("() => document.querySelectorAll('#line-steps button').length >= 2",
+                            timeout=60_000)
+    first = phone.locator("#line-steps button").first.get_attribute("aria-label")
+    words = phone.evaluate("JSON.parse(document.getElementById('review-data').textContent).t")
+    assert first.endswith(words[wrong["best"]])
+    assert phone.evaluate(board) != before
+    phone.locator("[data-testid='line-back']").click()
+    assert phone.evaluate(board) == before
+    assert phone.locator("#line-steps button").count() == 0

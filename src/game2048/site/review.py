@@ -96,7 +96,8 @@ def _drawn(t: dict[str, str], record: Record, result: dict[str, Any], lang: str 
         boards = [before[m["n"]] for m in shown]
     words = {key: t[key] for key in ("status", "undone", "board_label")}
     words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
-    words |= {key: t[key] for key in ("copy_link", "link_copied", "link_here", "graph_label", "graph_value")}
+    words |= {key: t[key] for key in ("copy_link", "link_copied", "link_here", "graph_label", "graph_value",
+                                     "line_text", "line_wait", "line_failed", "line_step")}
     curve = _curve([move_accuracy(m["loss"]) for m in moves], moves)
     data = {"id": record.id, "accuracy": result["accuracy"], "size": record.size, "moves": shown,
             "boards": boards, "t": words, "arrows": ARROWS, "curve": curve,

@@ -84,6 +84,11 @@ class Stepper {
       if (i >= 0 && i !== this.at) this.go(i);
     });
     this.doc.getElementById('copy-link')?.addEventListener('click', () => this.#copyLink());
+    this.tryBest = this.doc.getElementById('try-best');
+    this.back = this.doc.getElementById('line-back');
+    this.lineSteps = this.doc.getElementById('line-steps');
+    this.tryBest?.addEventListener('click', () => this.#playBetter());
+    this.back?.addEventListener('click', () => this.go(this.at));
     this.doc.addEventListener('keydown', (event) => {
       if (event.target.closest?.('input, textarea, select, [contenteditable="true"]')) return;
       const action = keyAction(event, this.doc.documentElement.dir === 'rtl');
@@ -92,6 +97,41 @@ class Stepper {
     const opened = moveFromHash(this.moves, win?.location.hash);
     this.go(Math.max(opened, 0), opened >= 0);
     if (opened >= 0) this.board.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The solver's move instead of the played one, and its line after it, on the board. */
+  async #playBetter() {
+    const m = this.moves[this.at];
+    const { t } = this.data;
+    const at = this.at;
+    this.status.textContent = t.line_wait;
+    this.back.hidden = false;
+    this.line ??= import('./review_line.js').then(({ SolverLine }) => new SolverLine(this.data.id));
+    const show = (steps, k) => {
+      this.view.reset(this.data.size, steps[k].cells);
+      this.best.hidden = true;
+      this.played.hidden = true;
+      this.lineSteps.querySelectorAll('button').forEach((b, j) => b.setAttribute('aria-pressed', String(j === k)));
+    };
+    const drawn = (steps) => {
+      if (this.at !== at || this.back.hidden) return; // the player went back meanwhile
+      this.lineSteps.replaceChildren(...steps.map((s, k) => {
+        const b = this.doc.createElement('button');
+        b.type = 'button';
+        b.textContent = this.data.arrows[s.direction];
+        b.setAttribute('aria-label', t.line_step.replace('{i}', k + 1).replace('{dir}', t[s.direction]));
+        b.addEventListener('click', () => show(steps, k));
+        return this.doc.createElement('li').appendChild(b).parentNode;
+      }));
+      show(steps, steps.length - 1);
+      const line = steps.map((s) => this.data.arrows[s.direction]).join(' ');
+      this.status.textContent = t.line_text.replace('{n}', m.n).replace('{line}', line);
+    };
+    try {
+      await (await this.line).play(m.n, m.best, drawn);
+    } catch {
+      if (this.at === at && !this.back.hidden) this.status.textContent = t.line_failed;
+    }
   }
 
   /** The address of the move on the board: this page's with `#m<n>`. */
@@ -130,6 +170,9 @@ class Stepper {
     this.at = i;
     const m = this.moves[i];
     this.view.reset(this.data.size, this.data.boards[i]);
+    if (this.back) this.back.hidden = true; // back on the game's own board
+    this.lineSteps?.replaceChildren();
+    if (this.tryBest) this.tryBest.hidden = m.played === m.best;
     this.board.setAttribute('aria-label', this.data.t.board_label.replace('{n}', m.n));
     this.#arrow(this.best, m.best, false);
     this.#arrow(this.played, m.played, m.played === m.best);
