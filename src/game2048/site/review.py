@@ -97,7 +97,7 @@ def _drawn(t: dict[str, str], record: Record, result: dict[str, Any], lang: str 
     words = {key: t[key] for key in ("status", "undone", "board_label")}
     words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
     words |= {key: t[key] for key in ("copy_link", "link_copied", "link_here", "graph_label", "graph_value",
-                                     "line_text", "line_wait", "line_failed", "line_step")}
+                                     "line_text", "line_wait", "line_failed", "line_step", "loss_all")}
     curve = _curve([move_accuracy(m["loss"]) for m in moves], moves)
     data = {"id": record.id, "accuracy": result["accuracy"], "size": record.size, "moves": shown,
             "boards": boards, "t": words, "arrows": ARROWS, "curve": curve,

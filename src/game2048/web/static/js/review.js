@@ -18,11 +18,20 @@ export function findMistake(moves, at, step) {
   return -1;
 }
 
+/**
+ * A loss as a player reads it: the share of what the position was worth (to the solver: the
+ * order of its tiles and its room) that the move gave up; "all of it" from 1 up.
+ */
+export function lossText(t, loss, locale = 'en') {
+  if (loss >= 1) return t.loss_all ?? '100%';
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumSignificantDigits: 2 }).format(loss);
+}
+
 /** The sentence that says what move `i` of `moves` was, from the page's words `t`. */
-export function describe(t, moves, i) {
+export function describe(t, moves, i, locale = 'en') {
   const m = moves[i];
   const fill = { n: m.n, i: i + 1, count: moves.length, played: t[m.played], best: t[m.best],
-    class: t[m.class], loss: m.loss.toPrecision(2) };
+    class: t[m.class], loss: lossText(t, m.loss, locale) };
   const text = t.status.replace(/\{(\w+)\}/g, (all, key) => (key in fill ? fill[key] : all));
   return m.undone ? `${text} ${t.undone}` : text;
 }
@@ -177,7 +186,7 @@ class Stepper {
     this.#arrow(this.best, m.best, false);
     this.#arrow(this.played, m.played, m.played === m.best);
     this.played.dataset.class = m.class;
-    this.status.textContent = describe(this.data.t, this.moves, i);
+    this.status.textContent = describe(this.data.t, this.moves, i, this.doc.documentElement.lang || 'en');
     this.graph?.show(i);
     const win = this.doc.defaultView;
     // the address says which move is on the board, so it can be kept or shared (no new history entry)
