@@ -86,3 +86,26 @@ def test_no_serious_violations_with_the_overlays_up(themed, base_url, axe_source
     page.locator("#name").click()
     assert page.locator("#nickname").is_visible()
     assert serious_violations(page, axe_source) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
+def test_no_serious_violations_on_my_games_and_the_analysis_board(themed, base_url, reviewed_game, axe_source,
+                                                                  lang):
+    page = themed
+    mine = [{"key": reviewed_game, "id": reviewed_game, "size": 4, "score": 6140, "maxTile": 512,
+             "moves": 480, "ranked": True, "mode": "classic", "at": "2026-11-30T10:00:00.000Z",
+             "accuracy": 71.5},
+            {"key": "practice-1-2-3", "id": None, "size": 5, "score": 1234, "maxTile": 128, "moves": 200,
+             "ranked": False, "mode": "classic", "at": "2026-12-01T10:00:00.000Z"}]
+    page.goto(f"{base_url}/me?lang={lang}")
+    page.evaluate("m => localStorage.setItem('game2048:mine', JSON.stringify(m))", mine)
+    page.reload()
+    page.wait_for_function("() => !document.getElementById('me-data').hidden")
+    assert serious_violations(page, axe_source) == []
+    page.goto(f"{base_url}/me?lang={lang}")
+    page.evaluate("() => localStorage.removeItem('game2048:mine')")
+    page.reload()
+    assert serious_violations(page, axe_source) == []
+    page.goto(f"{base_url}/games/{reviewed_game}/review?lang={lang}#m5")
+    page.wait_for_selector("ol.moves button[aria-current]")
+    assert serious_violations(page, axe_source) == []

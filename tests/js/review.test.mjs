@@ -24,9 +24,12 @@ test('the next and previous mistake skip good moves and inaccuracies', () => {
 test('a move is described with its number, its place, both directions, its class and loss', () => {
   const t = { status: 'Move {n} ({i} of {count}): played {played}, best {best}. {class}, loss {loss}.',
     undone: 'Undone.', up: 'up', down: 'down', left: 'left', right: 'right',
-    mistake: 'Mistake', blunder: 'Blunder' };
-  assert.equal(describe(t, moves, 1), 'Move 2 (2 of 5): played up, best down. Mistake, loss 0.050.');
-  assert.equal(describe(t, moves, 3), 'Move 5 (4 of 5): played right, best down. Blunder, loss 0.90. Undone.');
+    mistake: 'Mistake', blunder: 'Blunder', good: 'Good' };
+  assert.equal(describe(t, moves, 1), 'Move 2 (2 of 5): played up, best down. Mistake, loss 5%.');
+  assert.equal(describe(t, moves, 3), 'Move 5 (4 of 5): played right, best down. Blunder, loss 90%. Undone.');
+  assert.equal(describe(t, moves, 2), 'Move 3 (3 of 5): played up, best left. Good, loss 0.2%.');
+  assert.equal(describe({ ...t, loss_all: 'all of it' }, [{ ...moves[3], loss: 7.5 }], 0).split('loss ')[1],
+    'all of it. Undone.');
 });
 
 test('arrows step (swapped right to left), Home and End jump, N and P find mistakes', () => {

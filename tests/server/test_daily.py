@@ -43,6 +43,12 @@ def test_a_fourth_daily_game_of_a_size_and_day_is_refused(settings):
         r = client.post("/api/games", json={"size": 4, "mode": "daily"})
         assert r.status_code == 429 and "daily game 3 times" in r.json()["error"]
         assert 0 < int(r.headers["retry-after"]) <= 24 * 3600
+        # the page says it in the player's words from the code and its figures
+        body = r.json()
+        assert (body["code"], body["size"], body["tries"]) == ("daily_tries_used", 4, 3)
+        tomorrow = datetime.now(UTC).date() + timedelta(days=1)
+        assert body["next_at"] == f"{tomorrow.isoformat()}T00:00:00Z"
+        assert body["retry_after"] == int(r.headers["retry-after"])
         assert client.post("/api/games", json={"size": 5, "mode": "daily"}).status_code == 201
         assert client.post("/api/games", json={"size": 4}).status_code == 201  # classic games are not counted
         # another address has its own tries; what is kept is a keyed hash, never the address

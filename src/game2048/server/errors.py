@@ -26,9 +26,9 @@ log = logging.getLogger(__name__)
 
 class ClientError(Exception):
     """A request the server refuses; ``status`` is the HTTP status to answer with, ``code``
-    a stable word for what was refused (``name_invisible``), where a client acts on it, and
-    ``fields`` the figures a client needs to say it in its own words (``daily_tries_used``:
-    ``limit``, ``next_day``...)."""
+    a stable word for what was refused (``name_invisible``, ``daily_tries_used``), where a client
+    acts on it, and ``fields`` the figures a client needs to say it in its own words (a size, a
+    count, a time as ISO 8601 UTC), sent beside ``error`` and ``code``."""
 
     def __init__(self, status: int, message: str, headers: dict[str, str] | None = None,
                  code: str | None = None, fields: dict[str, Any] | None = None) -> None:
@@ -72,12 +72,29 @@ OTHER_STATUSES: dict[int, str] = {
 }
 
 
+#: The codes of the refusals a player can meet, with the fields each one carries: a page says
+#: them in the player's language from these, never from ``error``.
+CODES: dict[str, tuple[str, ...]] = {
+    "daily_tries_used": ("size", "tries", "next_at", "retry_after"),
+    "rate_limited": ("retry_after",),
+    "cpu_spent": ("retry_after",),
+    "game_finished": (),
+    "game_gone": (),
+    "day_over": (),
+    "log_full": ("max",),
+    "forked": (),
+    "reviews_waiting": ("waiting",),
+    "review_queue_full": ("retry_after",),
+}
+
+
 class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, in words a person can act on.")
     code: str | None = Field(default=None, description="A stable word for the reason, where a client "
-                             "acts on it: a refused name's codes start with `name_`; `daily_tries_used` "
-                             "comes with `per` (browser or network), `limit`, `size` and `next_day` "
-                             "(when the next UTC day starts).")
+                             "acts on it or says it in its own words: a refused name's codes start "
+                             "with `name_`; the others are listed in `CODES` (errors.py). Figures the "
+                             "reason needs come beside it (`daily_tries_used`: `per`, `size`, `tries`, "
+                             "`limit`, `retry_after`, `next_at`, `next_day`).")
 
 
 def responses(*codes: int,

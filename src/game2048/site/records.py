@@ -16,7 +16,7 @@ from ..server.http.cache import BoundedLRU
 from ..server.limits.address import client_address
 from ..server.records import records as games
 from ..server.records.records import BOARDS, MODES
-from .i18n import pick_language
+from .i18n import pick_language, strings
 from .render import language_headers, render
 
 router = APIRouter(include_in_schema=False)
@@ -38,6 +38,15 @@ def _day(text: str | None) -> date:
         return date.fromisoformat(text) if text else games.utc_today()
     except ValueError:
         return games.utc_today()
+
+
+@router.get("/me", response_class=HTMLResponse)
+def my_games_page(request: Request) -> HTMLResponse:
+    """My games: the games this browser finished, drawn by the page's script from its own storage
+    (the server keeps nothing of it and knows nothing of it)."""
+    t = strings(pick_language(request))
+    words = {k: t[k] for k in ("replay", "review_link", "yes", "no", "me_not_sent", "me_cleared", "daily")}
+    return render(request, "me.html", "me", me_strings=words)
 
 
 @router.get("/leaderboard", response_class=HTMLResponse)

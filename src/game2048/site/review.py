@@ -72,13 +72,13 @@ def review_page(request: Request, game_id: str) -> Response:
     drawn = _pages.get(key)
     if drawn is None:
         with request.app.state.cpu_budget.spend(client_address(request), "page"):
-            drawn = _drawn(ctx["t"], record, json.loads(row.result))
+            drawn = _drawn(ctx["t"], record, json.loads(row.result), ctx["lang"])
         _pages.put(key, drawn, sum(len(v) for v in drawn.values()))
     page = render(request, "review.html", "leaderboard", record=record, status="done", **drawn)
     return conditional.cached(request, page, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
 
 
-def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[str, str]:
+def _drawn(t: dict[str, str], record: Record, result: dict[str, Any], lang: str = "en") -> dict[str, str]:
     """The parts of a made review's page that cost CPU to draw: the summary, the
     moves listed, the chart, and the JSON the page's script steps through (boards included)."""
     from ..solver.review import move_accuracy, worst
@@ -96,17 +96,45 @@ def _drawn(t: dict[str, str], record: Record, result: dict[str, Any]) -> dict[st
         boards = [before[m["n"]] for m in shown]
     words = {key: t[key] for key in ("status", "undone", "board_label")}
     words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
-    data = {"size": record.size, "moves": shown, "boards": boards, "t": words, "arrows": ARROWS}
+    words |= {key: t[key] for key in ("copy_link", "link_copied", "link_here", "graph_label", "graph_value",
+                                     "line_text", "line_wait", "line_failed", "line_step", "loss_all")}
+    curve = _curve([move_accuracy(m["loss"]) for m in moves], moves)
+    data = {"id": record.id, "accuracy": result["accuracy"], "size": record.size, "moves": shown,
+            "boards": boards, "t": words, "arrows": ARROWS, "curve": curve,
+            "last": moves[-1]["n"] if moves else 0}
     parts: Any = templates.env.get_template("review_parts.html").module
     return {
         "summary_html": Markup(parts.summary(t, CLASSES, MARKS, result["accuracy"], result["counts"],
                                              result["preset"])),
+        "lessons_html": Markup(parts.lessons(t, MARKS, _lessons(record, moves), lang)),
         "moves_html": Markup(parts.moves(t, shown, MARKS, ARROWS)) if shown else Markup(""),
         "worst_only": "" if stepper else "1",
         # "</" would end the script element early; JSON allows the escaped slash
         "data_json": json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
-        "chart": _chart(t, [move_accuracy(m["loss"]) for m in moves], moves) or Markup(""),
     }
+
+
+def _lessons(record: Record, moves: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the summary teaches: the three costliest moves, and the largest tile on the board
+    while most of the game's loss was made (``phase``) with its share of the whole loss."""
+    from ..solver.review import worst
+
+    lesson: dict[str, Any] = {"worst": worst(moves, 3), "phase": None, "share": 0.0}
+    total = sum(m["loss"] for m in moves)
+    if total <= 0:
+        return lesson
+    loss_at = {m["n"]: m["loss"] for m in moves}
+    by_tile: dict[int, float] = {}
+    walk = positions(record.size, record.seed, record.log, **record.begins)
+    for n, game in walk:  # the board after n letters is the one letter n + 1 was played on
+        loss = loss_at.get(n + 1)
+        if loss:
+            tile = max(v for row in game.board for v in row)
+            by_tile[tile] = by_tile.get(tile, 0.0) + loss
+    if by_tile:
+        tile, lost = max(by_tile.items(), key=lambda kv: (kv[1], -kv[0]))
+        lesson |= {"phase": tile, "share": lost / total}
+    return lesson
 
 
 def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]:
@@ -116,27 +144,23 @@ def _boards(record: Record, shown: list[dict[str, Any]]) -> dict[int, list[int]]
     return {n + 1: [v for row in game.board for v in row] for n, game in walk if n + 1 in wanted}
 
 
-def _chart(t: dict[str, str], accuracies: list[float], moves: list[dict[str, Any]]) -> Markup | None:
-    """Smoothed accuracy along the game and its mistakes and blunders, at most ``CHART_POINTS`` points."""
-    from .charts import line_chart
-
+def _curve(accuracies: list[float], moves: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    """The evaluation graph's line, at most ``CHART_POINTS`` points: for each stretch of the game
+    the letter ``n`` of its middle move and the accuracy averaged over nearby moves (``a``). The
+    page's script draws it (review_graph.js); the mistakes it marks are the listed moves'."""
     count = len(moves)
     if not count:
-        return None
+        return {"n": [], "a": []}
     bucket = -(-count // CHART_POINTS)
     window = max(5, count // 40)
     prefix = [0.0]
     for a in accuracies:
         prefix.append(prefix[-1] + a)
-    labels, line, dots = [], [], []
+    ns, line = [], []
     for start in range(0, count, bucket):
         stop = min(start + bucket, count)
         mid = (start + stop - 1) // 2
         lo, hi = max(0, mid - window // 2), min(count, mid + window // 2 + 1)
-        labels.append(str(moves[mid]["n"]))
+        ns.append(moves[mid]["n"])
         line.append(round((prefix[hi] - prefix[lo]) / (hi - lo), 1))
-        bad = [accuracies[i] for i in range(start, stop) if moves[i]["class"] in ("mistake", "blunder")]
-        dots.append(round(min(bad), 1) if bad else None)
-    series = [(t["chart_line"], line, True), (t["chart_dots"], dots, False)]
-    return line_chart(t["chart_title"], labels, series, y_range=(0, 100), x_title=t["chart_x"],
-                      y_title=t["chart_y"])
+    return {"n": ns, "a": line}

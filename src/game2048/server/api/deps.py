@@ -31,7 +31,8 @@ def count_request(app: FastAPI, scope: str, client: str) -> None:
     """Count one request of ``scope`` against the client's rate limit; 429 past it."""
     wait = app.state.limiters[scope].check(scope, client)
     if wait is not None:
-        raise ClientError(429, f"too many requests; try again in {wait} s", {"Retry-After": str(wait)})
+        raise ClientError(429, f"too many requests; try again in {wait} s", {"Retry-After": str(wait)},
+                          code="rate_limited", fields={"retry_after": wait})
 
 
 def limited(scope: str):  # type: ignore[no-untyped-def]

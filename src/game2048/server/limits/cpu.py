@@ -90,8 +90,10 @@ class CpuBudget:
             wait = max(wait, reset - time.time(), 1.0)
         if wait:
             metrics.RATE_LIMITED.labels(self.namespace).inc()
+            seconds = math.ceil(wait)
             raise ClientError(429, f"this address used its share of the server's CPU time; "
-                                   f"try again in {math.ceil(wait)} s", {"Retry-After": str(math.ceil(wait))})
+                                   f"try again in {seconds} s", {"Retry-After": str(seconds)},
+                              code="cpu_spent", fields={"retry_after": seconds})
 
     def charge(self, client: str, seconds: float) -> None:
         """Count ``seconds`` of CPU time against ``client`` (up to what each window has left)."""

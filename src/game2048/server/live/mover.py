@@ -185,7 +185,9 @@ def _count_tries(store: LiveStore, secret: str, tries: Tries, day: date, size: i
             raise ClientError(
                 429, f"{whom} started today's {size}x{size} daily game {limit} times; the next one comes at "
                      "00:00 UTC", {"Retry-After": str(wait)}, code="daily_tries_used",
-                fields={"per": per, "limit": limit, "size": size, "next_day": next_day.isoformat()})
+                fields={"per": per, "limit": limit, "tries": limit, "size": size, "retry_after": wait,
+                        "next_day": next_day.isoformat(),
+                        "next_at": next_day.isoformat().replace("+00:00", "Z")})
         counted.append(key)
         if per == "browser":
             left = limit - used
@@ -256,7 +258,7 @@ def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool 
     live = store.load(game_id, log=log) if could_be_game_id(game_id) else None
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
-                               "start one with POST /api/games")
+                               "start one with POST /api/games", code="game_gone")
     if not _tokens.check(secret, game_id, token):
         raise ClientError(403, "the token does not belong to this game")
     return live
@@ -264,7 +266,7 @@ def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool 
 
 def _in_play(live: Live) -> dict[str, object]:
     if live.finished:
-        raise ClientError(409, "this game is finished; start a new one")
+        raise ClientError(409, "this game is finished; start a new one", code="game_finished")
     if live.snapshot is None:
         raise ClientError(409, "this game was started before the server dealt the tiles; start a new one")
     return live.snapshot
@@ -331,15 +333,15 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
                 return _answer_at(live, at + len(moves), charge)
             if not moves.startswith(played):
                 raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
-                                       "fork (undo is the only way back)")
+                                       "fork (undo is the only way back)", code="forked")
             new = moves[len(played):]  # a retry that goes on past what was played
         if live.at + len(new) > MAX_LOG:
             raise ClientError(409, f"this game has reached the longest log kept ({MAX_LOG} moves and undos); "
-                                   "finish it")
+                                   "finish it", code="log_full", fields={"max": MAX_LOG})
         deadline = deadline_for(live.mode, live.day)
         if deadline is not None and now > deadline:
             raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
-                                   "finish it to rank the position it reached")
+                                   "finish it to rank the position it reached", code="day_over")
         # the metric's clock is the wall's: a thread's CPU clock costs more to read (a system call,
         # 6 us to over 100 us on a busy machine) than the rest of a move's bookkeeping
         started = perf_counter()
@@ -390,7 +392,7 @@ def _skipping_retry(live: Live, at: int, moves: str, charge: Charge | None) -> P
     applied, tiles = _skipping(game, moves)
     if not live.log[at:].startswith(applied):
         raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
-                               "fork (undo is the only way back)")
+                               "fork (undo is the only way back)", code="forked")
     return replace(_position(at + len(applied), game, helped=live.helped), applied=applied, tiles=tiles)
 
 

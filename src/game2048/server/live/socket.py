@@ -189,7 +189,7 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         else:
             fields = await run_in_threadpool(_run, app, client, game_id, op, body)
     except ClientError as exc:
-        return {"op": op, "status": exc.status, **exc.body()}
+        return {"op": op, "status": exc.status} | exc.body()
     except Exception:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
         log.exception("unhandled error on the play socket")
         return {"op": op, "status": 500, "error": "internal error; nothing was stored"}

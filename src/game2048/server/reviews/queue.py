@@ -95,7 +95,7 @@ def request_review(
     )
     if (mine or 0) >= settings.per_client:
         raise ClientError(429, f"you have {mine} reviews waiting; ask again when one is done",
-                          {"Retry-After": "30"})
+                          {"Retry-After": "30"}, code="reviews_waiting", fields={"waiting": mine})
     preset = preset_for(record, settings)
     made = twin(session, record.id, preset)
     if made is not None:  # made before for the same content: copied, no work, no place in the queue
@@ -112,7 +112,8 @@ def request_review(
         return row
     queued = session.scalar(select(func.count()).select_from(ReviewRow).where(ReviewRow.status == "queued"))
     if (queued or 0) >= settings.queue:
-        raise ClientError(503, "the review queue is full; try again in a few minutes", {"Retry-After": "120"})
+        raise ClientError(503, "the review queue is full; try again in a few minutes", {"Retry-After": "120"},
+                          code="review_queue_full", fields={"retry_after": 120})
     row = ReviewRow(game_id=record.id, status="queued", preset=preset, client=client,
                     total=graded_count(record.log), done=0, attempts=0,
                     requested_at=now or datetime.now(UTC))

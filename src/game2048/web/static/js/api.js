@@ -2,7 +2,7 @@
 // rejects with an ApiError saying whether trying again later could help.
 
 export class ApiError extends Error {
-  /** status 0: the server was not reached; `code`: the answer's word for the reason, `fields`: its figures. */
+  /** status 0: the server was not reached; `code`: the answer's word for the reason, `fields`: its figures (refusals.js). */
   constructor(status, message, code = null, fields = {}) {
     super(message);
     this.name = 'ApiError';
@@ -80,6 +80,7 @@ export class Api {
 
   async #post(path, body, timeoutMs = this.timeoutMs) {
     if (!this.fetch) throw new ApiError(0, 'no network in this environment');
+    if (globalThis.navigator?.onLine === false) throw new ApiError(0, 'offline', null, { offline: true });
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), timeoutMs);
     let response;

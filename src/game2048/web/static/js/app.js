@@ -13,6 +13,7 @@ import { Dialogs, Overlays } from './overlays.js';
 import { SafeStorage } from './storage.js';
 import { SubmissionQueue } from './submissions.js';
 import { LocalDealer } from './local_dealer.js';
+import { MyGames } from './my_games.js';
 import { ServerDealer, SocketLink } from './server_dealer.js';
 import { randomSeed } from './engine.js';
 
@@ -38,7 +39,7 @@ const deal = {
   link,
 };
 const controller = new GameController({
-  store, api, i18n, hud, dialogs, reader, announcer, deal,
+  store, api, i18n, hud, dialogs, reader, announcer, deal, history: new MyGames(store),
   view: new BoardView(board, { reducedMotion: () => motion.matches }),
   overlays: new Overlays(doc, i18n, { home: () => reader.focus() }),
   queue: new SubmissionQueue(store, api, {
@@ -59,10 +60,11 @@ new Input(doc, board, {
 const on = (id, fn) => doc.getElementById(id).addEventListener('click', fn);
 // ending a game in progress asks first, as R does
 on('new-game', () => controller.requestNewGame());
-on('undo', () => controller.undo());
+// the first undo, hint or autoplay of a ranked game asks before it ends the ranking
+on('undo', () => controller.requestUndo());
 on('daily', () => controller.requestNewGame({ mode: 'daily' }));
-on('hint', () => assistant.hint());
-on('autoplay', () => assistant.toggle());
+on('hint', async () => (await controller.mayUnrank()) && assistant.hint());
+on('autoplay', async () => (assistant.running || (await controller.mayUnrank())) && assistant.toggle());
 on('name', () => controller.askName());
 doc.getElementById('name-key').addEventListener('toggle', nameKeys, { once: true });
 on('keep-playing', () => controller.keepPlaying());

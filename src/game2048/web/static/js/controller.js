@@ -10,6 +10,7 @@
 // never asks which one it holds. While a dealer is busy (a ranked move is on
 // its way to the server), keys wait in order and are played when it answers.
 import { DEFAULT_SIZE, SIZES, isSeed, randomSeed } from './engine.js';
+import { explain } from './refusals.js';
 import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
 
 // The name rule and its table load when a name is first needed, not with the page.
@@ -24,8 +25,9 @@ export class GameController {
    * cannot be reached), practice(size, seed) → dealer, position(board, score) → dealer,
    * link(id) → the connection of a saved ranked game}.
    */
-  constructor({ store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf = globalThis.performance }) {
-    Object.assign(this, { store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, perf });
+  constructor({ store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, history = null, perf = globalThis.performance }) {
+    // history: the games this browser finished, for My games (my_games.js); optional
+    Object.assign(this, { store, api, queue, view, reader, hud, overlays, dialogs, announcer, i18n, deal, history, perf });
     this.prefetched = new Map(); // size -> a ranked dealer waiting to be played, or 'pending'
     this.prefetchAsked = new WeakSet(); // sessions whose first move asked for the next game
     this.listeners = [];
@@ -132,6 +134,26 @@ export class GameController {
     // a position that already holds the target has no win left to announce
     session.keepPlaying = dealer.game.won;
     this.#begin(session);
+  }
+
+  /**
+   * Before the first undo, hint or autoplay of a ranked game: resolves true to go ahead. The
+   * player is asked once a game (until they go ahead), unless they said not to ask again
+   * (kept in this browser as `askUnranking: false`). A game that is not ranked asks nothing.
+   */
+  async mayUnrank() {
+    const { game, session } = this;
+    if (!session.id || !game.ranked || session.submitted || game.over) return true;
+    if (this.store.get('askUnranking') === false || this.dialogs.open || !this.dialogs.unrank) return true;
+    const { go, stop } = await this.dialogs.unrank();
+    if (stop) this.store.set('askUnranking', false);
+    return go;
+  }
+
+  /** The Undo button: asks first when the undo would end the game's ranking. */
+  async requestUndo() {
+    if (this.session.submitted || !this.game.canUndo) return this.undo();
+    return (await this.mayUnrank()) && this.undo();
   }
 
   /** A hint or autoplay chose a move: the game can no longer be ranked. */
@@ -255,11 +277,11 @@ export class GameController {
       this.#refresh();
     } else if (event.type === 'lost') {
       this.keys = [];
-      this.hud.message(event.message);
       this.session.submitted = true; // nothing left to send for a game the server refuses
       this.#save();
       this.#changed();
       this.#startNew(null);
+      this.hud.message(explain(event.refusal ?? { status: 0 }, this.i18n)); // after the new game began: it says why
       return;
     } else {
       this.#render();
@@ -326,17 +348,7 @@ export class GameController {
       this.#setSize(size);
       this.#begin(newSession(dealer));
       if (dealer.triesLeft != null) this.hud.message(this.i18n.t('dailyTriesLeft', { n: dealer.triesLeft }));
-    }, (e) => this.hud.message(this.#dailyRefusal(e)));
-  }
-
-  /** Why no daily game was dealt, in the player's words and local time. */
-  #dailyRefusal(e) {
-    if (!e?.status) return this.i18n.t('offline');
-    const { per, limit, size, next_day: next } = e.fields ?? {};
-    const opens = new Date(next);
-    if (e.code !== 'daily_tries_used' || !(opens > 0)) return e.message;
-    const time = opens.toLocaleString(this.i18n.locale, { weekday: 'short', hour: '2-digit', minute: '2-digit' });
-    return this.i18n.t(per === 'network' ? 'dailyTriesNetwork' : 'dailyTriesUsed', { limit, size, time });
+    }, (e) => this.hud.message(explain(e, this.i18n)));
   }
 
   #startNew(seed) {
@@ -375,6 +387,8 @@ export class GameController {
   }
 
   #begin(session, announce = true) {
+    // what was said about the last game (its score recorded, a refusal) leaves with it
+    if (announce) this.hud.message('');
     this.#attach(session);
     this.#render();
     if (announce) this.announcer.say(this.i18n.t('sayNewGame', { n: this.size }));
@@ -401,6 +415,7 @@ export class GameController {
     this.keys = [];
     this.#save();
     const entry = s.dealer.finishEntry();
+    this.history?.finished(s.game, entry.id, s.mode);
     this.queue.add(entry).then(() => {
       if (this.queue.entries.some((e) => e.id === entry.id) && this.nickname() !== null) {
         this.hud.message(this.i18n.t('queued'));
@@ -505,6 +520,7 @@ export class GameController {
       const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;
+      if (isGameId(recordId)) this.history?.published(entry.id, recordId, answer.ranked);
       if (current && (revealed || entry.kind === 'record') && isGameId(recordId)) {
         this.session.recordId = recordId;
         this.#save();
@@ -512,7 +528,7 @@ export class GameController {
       }
       if (current) this.#changed();
     } else if (answer?.error) {
-      this.hud.message(answer.error);
+      this.hud.message(explain(answer, this.i18n));
     }
   }
 

@@ -52,6 +52,7 @@ export class Overlays {
 export class Dialogs {
   constructor(doc) {
     this.confirmDialog = doc.getElementById('confirm');
+    this.unrankDialog = doc.getElementById('unrank');
     this.nameDialog = doc.getElementById('nickname');
     this.nameInput = doc.getElementById('nickname-input');
     this.nameHelp = doc.getElementById('nickname-help');
@@ -59,13 +60,24 @@ export class Dialogs {
   }
 
   get open() {
-    return this.confirmDialog.open || this.nameDialog.open;
+    return this.confirmDialog.open || this.nameDialog.open || Boolean(this.unrankDialog?.open);
   }
 
   /** Resolves true if the player confirms a new game. */
   confirm() {
     return this.#ask(this.confirmDialog, () => this.confirmDialog.querySelector('[value="no"]').focus())
       .then((answer) => answer === 'yes');
+  }
+
+  /**
+   * Before an undo or a hint ends a ranked game's ranking: resolves {go, stop}, go if the
+   * player goes ahead, stop if they asked not to be asked again.
+   */
+  unrank() {
+    const stop = this.unrankDialog.querySelector('input[type="checkbox"]');
+    stop.checked = false;
+    return this.#ask(this.unrankDialog, () => this.unrankDialog.querySelector('[value="no"]').focus())
+      .then((answer) => ({ go: answer === 'yes', stop: answer === 'yes' && stop.checked }));
   }
 
   /**

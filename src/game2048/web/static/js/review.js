@@ -3,6 +3,9 @@
 // the review is still being made, wait for it. The data comes from
 // <script type="application/json" id="review-data"> (no inline script).
 import { BoardView } from './board_view.js';
+import { MyGames } from './my_games.js';
+import { Graph } from './review_graph.js';
+import { SafeStorage } from './storage.js';
 
 const BAD = new Set(['mistake', 'blunder']);
 const POLL_MS = 2000;
@@ -15,13 +18,35 @@ export function findMistake(moves, at, step) {
   return -1;
 }
 
+/**
+ * A loss as a player reads it: the share of what the position was worth (to the solver: the
+ * order of its tiles and its room) that the move gave up; "all of it" from 1 up.
+ */
+export function lossText(t, loss, locale = 'en') {
+  if (loss >= 1) return t.loss_all ?? '100%';
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumSignificantDigits: 2 }).format(loss);
+}
+
 /** The sentence that says what move `i` of `moves` was, from the page's words `t`. */
-export function describe(t, moves, i) {
+export function describe(t, moves, i, locale = 'en') {
   const m = moves[i];
   const fill = { n: m.n, i: i + 1, count: moves.length, played: t[m.played], best: t[m.best],
-    class: t[m.class], loss: m.loss.toPrecision(2) };
+    class: t[m.class], loss: lossText(t, m.loss, locale) };
   const text = t.status.replace(/\{(\w+)\}/g, (all, key) => (key in fill ? fill[key] : all));
   return m.undone ? `${text} ${t.undone}` : text;
+}
+
+/**
+ * The index of the move a location hash names (`#m123`: the move at letter 123 of the log), or
+ * of the listed move nearest before it; -1 if the hash names none.
+ */
+export function moveFromHash(moves, hash) {
+  const found = /^#m(\d{1,7})$/.exec(hash ?? '');
+  if (!found || !moves.length) return -1;
+  const n = Number(found[1]);
+  let at = 0;
+  for (let i = 0; i < moves.length && moves[i].n <= n; i += 1) at = i;
+  return at;
 }
 
 /** What a key does on the page: a step name, or null. `rtl` swaps the arrow keys. */
@@ -52,6 +77,8 @@ class Stepper {
     this.played = doc.querySelector('[data-testid="played-arrow"]');
     this.status = doc.getElementById('review-status');
     this.buttons = [...doc.querySelectorAll('ol.moves button[data-i]')];
+    const figure = doc.getElementById('review-graph');
+    this.graph = figure && data.curve ? new Graph(doc, figure, data, (i) => this.go(i)) : null;
   }
 
   start() {
@@ -59,12 +86,78 @@ class Stepper {
       b.addEventListener('click', () => this.step(b.dataset.step));
     });
     this.buttons.forEach((b) => b.addEventListener('click', () => this.go(Number(b.dataset.i))));
+    const win = this.doc.defaultView;
+    // #m123 opens at move 123; a link to a move on the page (the costliest ones) goes there
+    win?.addEventListener('hashchange', () => {
+      const i = moveFromHash(this.moves, win.location.hash);
+      if (i >= 0 && i !== this.at) this.go(i);
+    });
+    this.doc.getElementById('copy-link')?.addEventListener('click', () => this.#copyLink());
+    this.tryBest = this.doc.getElementById('try-best');
+    this.back = this.doc.getElementById('line-back');
+    this.lineSteps = this.doc.getElementById('line-steps');
+    this.tryBest?.addEventListener('click', () => this.#playBetter());
+    this.back?.addEventListener('click', () => this.go(this.at));
     this.doc.addEventListener('keydown', (event) => {
       if (event.target.closest?.('input, textarea, select, [contenteditable="true"]')) return;
       const action = keyAction(event, this.doc.documentElement.dir === 'rtl');
       if (action && this.step(action) !== false) event.preventDefault();
     });
-    this.go(0, false);
+    const opened = moveFromHash(this.moves, win?.location.hash);
+    this.go(Math.max(opened, 0), opened >= 0);
+    if (opened >= 0) this.board.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** The solver's move instead of the played one, and its line after it, on the board. */
+  async #playBetter() {
+    const m = this.moves[this.at];
+    const { t } = this.data;
+    const at = this.at;
+    this.status.textContent = t.line_wait;
+    this.back.hidden = false;
+    this.line ??= import('./review_line.js').then(({ SolverLine }) => new SolverLine(this.data.id));
+    const show = (steps, k) => {
+      this.view.reset(this.data.size, steps[k].cells);
+      this.best.hidden = true;
+      this.played.hidden = true;
+      this.lineSteps.querySelectorAll('button').forEach((b, j) => b.setAttribute('aria-pressed', String(j === k)));
+    };
+    const drawn = (steps) => {
+      if (this.at !== at || this.back.hidden) return; // the player went back meanwhile
+      this.lineSteps.replaceChildren(...steps.map((s, k) => {
+        const b = this.doc.createElement('button');
+        b.type = 'button';
+        b.textContent = this.data.arrows[s.direction];
+        b.setAttribute('aria-label', t.line_step.replace('{i}', k + 1).replace('{dir}', t[s.direction]));
+        b.addEventListener('click', () => show(steps, k));
+        return this.doc.createElement('li').appendChild(b).parentNode;
+      }));
+      show(steps, steps.length - 1);
+      const line = steps.map((s) => this.data.arrows[s.direction]).join(' ');
+      this.status.textContent = t.line_text.replace('{n}', m.n).replace('{line}', line);
+    };
+    try {
+      await (await this.line).play(m.n, m.best, drawn);
+    } catch {
+      if (this.at === at && !this.back.hidden) this.status.textContent = t.line_failed;
+    }
+  }
+
+  /** The address of the move on the board: this page's with `#m<n>`. */
+  get link() {
+    const { location } = this.doc.defaultView;
+    return `${location.origin}${location.pathname}#m${this.moves[this.at].n}`;
+  }
+
+  async #copyLink() {
+    const url = this.link;
+    const { t } = this.data;
+    try {
+      await this.doc.defaultView.navigator.clipboard.writeText(url);
+      this.status.textContent = t.link_copied.replace('{url}', url);
+    } catch {
+      this.status.textContent = t.link_here.replace('{url}', url); // no clipboard here: the link, to copy by hand
+    }
   }
 
   step(action) {
@@ -86,11 +179,18 @@ class Stepper {
     this.at = i;
     const m = this.moves[i];
     this.view.reset(this.data.size, this.data.boards[i]);
+    if (this.back) this.back.hidden = true; // back on the game's own board
+    this.lineSteps?.replaceChildren();
+    if (this.tryBest) this.tryBest.hidden = m.played === m.best;
     this.board.setAttribute('aria-label', this.data.t.board_label.replace('{n}', m.n));
     this.#arrow(this.best, m.best, false);
     this.#arrow(this.played, m.played, m.played === m.best);
     this.played.dataset.class = m.class;
-    this.status.textContent = describe(this.data.t, this.moves, i);
+    this.status.textContent = describe(this.data.t, this.moves, i, this.doc.documentElement.lang || 'en');
+    this.graph?.show(i);
+    const win = this.doc.defaultView;
+    // the address says which move is on the board, so it can be kept or shared (no new history entry)
+    if (win?.history && scroll) win.history.replaceState(null, '', `#m${m.n}`);
     this.buttons.forEach((b) => b.removeAttribute('aria-current'));
     const button = this.buttons[i];
     if (button) {
@@ -141,7 +241,12 @@ function waitForReview(doc, box, win) {
 export function main(doc = document, win = window) {
   const data = doc.getElementById('review-data');
   if (data) {
-    new Stepper(doc, JSON.parse(data.textContent)).start();
+    const review = JSON.parse(data.textContent);
+    new Stepper(doc, review).start();
+    // My games notes the accuracy of a game of this browser's that was reviewed (nothing is sent)
+    if (review.id && typeof review.accuracy === 'number') {
+      new MyGames(new SafeStorage(SafeStorage.browserBackend(win))).reviewed(review.id, review.accuracy);
+    }
     return;
   }
   const box = doc.getElementById('review-pending');

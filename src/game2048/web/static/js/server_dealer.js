@@ -236,7 +236,7 @@ export class ServerDealer {
       }
     }
     this.lost = true;
-    this.onDealt({ type: 'lost', message: answer.error ?? `HTTP ${answer.status}` });
+    this.onDealt({ type: 'lost', message: answer.error ?? `HTTP ${answer.status}`, refusal: answer });
     this.#wake();
   }
 
@@ -293,7 +293,7 @@ export class SocketLink {
   }
 
   request(message) {
-    if (!this.online()) return Promise.resolve({ op: message.op, status: 0, error: 'offline' });
+    if (!this.online()) return Promise.resolve({ op: message.op, status: 0, error: 'offline', offline: true });
     return new Promise((resolve) => {
       this.waiting = { message, resolve };
       if (this.overHttp) this.#http();

@@ -90,7 +90,7 @@ export class SubmissionQueue {
           this.nameRefused(entry, e);
           return true;
         }
-        answer = { error: e.message, status: e.status, code: e.code };
+        answer = { ...(e.fields ?? {}), error: e.message, status: e.status, code: e.code };
       }
       this.storage.set(KEY, this.entries.filter((e) => e.id !== entry.id));
       this.failures = 0;
