@@ -105,3 +105,103 @@ def test_redis_down_in_the_middle_of_play_answers_503_then_the_game_goes_on(sett
             assert done.status_code == 200 and done.json()["verified"]
     finally:
         app.state.engine.dispose()
+
+
+PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True)), None) \
+    if Path("/usr/lib/postgresql").is_dir() else None
+
+
+class OwnPostgres:
+    """A PostgreSQL cluster of the test's own (initdb in a fresh folder, a free port), run as the
+    ``postgres`` user when the tests run as root (PostgreSQL refuses to run as root)."""
+
+    def __init__(self) -> None:
+        import os
+        import tempfile
+
+        self.folder = Path(tempfile.mkdtemp(prefix="game2048-pg-"))
+        self.port, self.proc = _free_port(), None
+        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+        if self.as_user:
+            shutil.chown(self.folder, "postgres", "postgres")
+        subprocess.run([*self.as_user, str(PG_BIN / "initdb"), "-D", str(self.folder / "data"), "-A", "trust",
+                        "-U", "postgres"], check=True, capture_output=True)
+
+    @property
+    def url(self) -> str:
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [*self.as_user, str(PG_BIN / "postgres"), "-D", str(self.folder / "data"), "-p", str(self.port),
+             "-k", str(self.folder), "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                import psycopg
+
+                psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres", connect_timeout=1).close()
+                return
+            except Exception:
+                time.sleep(0.2)
+        raise AssertionError("postgres did not start")
+
+    def stop(self) -> None:
+        if self.proc is not None:  # fast shutdown: clients are cut off
+            subprocess.run([*self.as_user, str(PG_BIN / "pg_ctl"), "-D", str(self.folder / "data"), "stop",
+                            "-m", "fast", "-w"], capture_output=True, timeout=60)
+            self.proc.wait(timeout=30)
+            self.proc = None
+
+    def remove(self) -> None:
+        self.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+@pytest.fixture
+def postgres() -> Iterator[OwnPostgres]:
+    if PG_BIN is None or not (PG_BIN / "initdb").exists():
+        pytest.skip("PostgreSQL's initdb and postgres are not installed (apt-get install postgresql)")
+    own = OwnPostgres()
+    own.start()
+    try:
+        yield own
+    finally:
+        own.remove()
+
+
+def test_postgres_down_in_the_middle_of_play_answers_503_then_everything_acknowledged_is_there(
+        settings, postgres):
+    app = create_app(replace(settings, database_url=postgres.url))
+    try:
+        with TestClient(app) as client:
+            api = Api(client)
+            kept, _, done = api.honest(4, moves=15, name="Before")
+            assert done.status_code == 200
+            played = api.served(4, 20)
+            acked = (played.at, played.board)
+            postgres.stop()
+            began = time.monotonic()
+            while time.monotonic() - began < DOWN:
+                start = time.monotonic()
+                r = api.moves(played.issued, played.at, next_move(played.board))
+                assert time.monotonic() - start < 8, "an answer within seconds, never a hang"
+                assert r.status_code == 503, r.text
+                assert r.json()["code"] == "store_unavailable" and int(r.headers["retry-after"]) > 0
+                assert api.finish(played.issued).status_code == 503
+                assert client.get("/readyz").status_code == 503
+                time.sleep(1)
+            postgres.start()
+            deadline = time.monotonic() + 10
+            while client.get("/readyz").status_code != 200:
+                assert time.monotonic() < deadline, "ready again once the database is back"
+                time.sleep(0.2)
+            state = api.state(played.issued).json()
+            assert (state["at"], state["board"]) == acked  # every acknowledged move is there
+            assert client.get(f"/api/games/{kept['id']}").status_code == 200  # and the finish
+            api.play_on(played, 10)
+            finished = api.finish(played.issued)
+            assert finished.status_code == 200 and finished.json()["verified"]
+    finally:
+        app.state.engine.dispose()

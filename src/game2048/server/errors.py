@@ -163,6 +163,12 @@ def _store_errors() -> list[type[Exception]]:
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
     kinds: list[type[Exception]] = [DBAPIError, PoolTimeout]
+    try:  # the live store's raw connections raise the driver's own errors
+        import psycopg
+
+        kinds += [psycopg.OperationalError, psycopg.InterfaceError]
+    except ImportError:
+        pass
     try:
         import redis
 
@@ -179,6 +185,9 @@ def store_down(exc: BaseException) -> bool:
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
     if isinstance(exc, PoolTimeout):
+        return True
+    if type(exc).__module__.startswith("psycopg") and type(exc).__name__ in (
+            "OperationalError", "InterfaceError"):
         return True
     if isinstance(exc, DBAPIError):
         return bool(exc.connection_invalidated) or type(exc.orig).__name__ in (
