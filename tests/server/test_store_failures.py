@@ -77,7 +77,17 @@ def test_redis_down_in_the_middle_of_play_answers_503_then_the_game_goes_on(sett
             api = Api(client)
             played = api.served(4, 20)
             acked = (played.at, played.board)
+            socket_ = client.websocket_connect(f"/api/games/{played.issued['id']}/play")
+            ws = socket_.__enter__()
+            ws.send_json({"op": "state", "token": played.issued["token"]})
+            assert ws.receive_json()["at"] == played.at
             redis.stop()
+            ws.send_json({"op": "moves", "token": played.issued["token"], "at": played.at,
+                          "moves": next_move(played.board)})
+            answer = ws.receive_json()
+            assert (answer["status"], answer["code"], answer["retry_after"]) == (503, "store_unavailable", 5)
+            socket_.__exit__(None, None, None)
+            assert api.finish(played.issued).status_code == 503
             began = time.monotonic()
             refused = []
             while time.monotonic() - began < DOWN:  # refused connections for DOWN seconds
