@@ -1,10 +1,14 @@
-"""Doctests run over the package; Alembic's environment script only runs under Alembic."""
+"""Doctests run over the package; Alembic's environment script only runs under Alembic, and the
+stable-baselines3 adapter only imports where stable-baselines3 is installed."""
 
+import importlib.util
 import os
 
 import pytest
 
-collect_ignore_glob = ["src/game2048/server/migrations/*", "tests/vectors/generate.py"]
+collect_ignore_glob = ["src/game2048/server/storage/migrations/*", "tests/vectors/generate.py"]
+if importlib.util.find_spec("stable_baselines3") is None:  # an optional adapter; tests/test_env.py checks it
+    collect_ignore_glob.append("src/game2048/env/sb3.py")
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -36,3 +36,9 @@ def test_engine_bench_measures_every_size() -> None:
 def test_env_bench_prints_both_rates_and_their_ratio():
     out = run("env_speed.py", "--boards", "8", "--steps", "20", "--single-steps", "50", "--rounds", "1")
     assert [line.split(":")[0] for line in out.splitlines()[1:]] == ["vector env", "single env", "ratio"]
+
+
+def test_startup_bench_prints_each_figure():
+    out = run("startup.py", "--runs", "1")
+    assert [line.split(":")[0] for line in out.splitlines()[1:]] == [
+        "python -c pass", "import game2048", "game2048 --help"]

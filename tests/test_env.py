@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import game2048.env  # registers the id
-from game2048 import DIRECTIONS, Game, replay
+from game2048 import DIRECTIONS, Game, replay, slide
 from game2048.env import ENV_ID, kernels
 from game2048.rules import SIZES, slide_exponents
 
@@ -100,7 +100,7 @@ def test_reset_without_a_seed_continues_the_seeded_sequence():
     assert all(0 <= s < 2**53 for s in first)
 
 
-@pytest.mark.parametrize("bad", [2**53, -1])
+@pytest.mark.parametrize("bad", [2**53, -1, "000102030405060708090a0b0c0d0e0f"])  # no secret seeds
 def test_a_seed_outside_the_game_seed_range_is_refused(bad):
     env = gymnasium.make(ENV_ID, size=4)
     with pytest.raises(ValueError, match="seed"):
@@ -225,3 +225,131 @@ def test_the_compiled_slide_is_the_rules_slide(data):
     expected = [e for row in want for e in row]
     assert list(board) == expected
     assert points == (total if expected != cells else -1)
+
+
+# -- encodings, rewards, masks, frames, stable-baselines3 ---------------------------------
+
+
+@pytest.mark.parametrize("observation", ["exponents", "onehot"])
+@pytest.mark.parametrize("reward", ["score", "merges", "survival", "log_score"])
+def test_gymnasium_env_checker_passes_on_every_encoding_and_reward(observation, reward):
+    env = gymnasium.make(ENV_ID, size=3, observation=observation, reward=reward, render_mode="rgb_array")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_onehot_planes_mark_each_exponent(size):
+    plain = gymnasium.make(ENV_ID, size=size)
+    onehot = gymnasium.make(ENV_ID, size=size, observation="onehot")
+    a, _ = plain.reset(seed=9)
+    b, _ = onehot.reset(seed=9)
+    assert b.shape == (size * size + 2, size, size) and b.dtype == np.uint8
+    assert (b.sum(axis=0) == 1).all() and (b.argmax(axis=0) == a).all()
+    assert onehot.observation_space.contains(b)
+
+
+def _moves(size, seed, steps):
+    """(points, merges) of each legal move of a first-legal-move game, from the rules on plain lists."""
+    game, out = Game(size, seed), []
+    for _ in range(steps):
+        legal = game.legal_moves()
+        if not legal:
+            break
+        before = game.board
+        after, points = slide(before, legal[0])
+        tiles = sum(v > 0 for row in before for v in row) - sum(v > 0 for row in after for v in row)
+        out.append((DIRECTIONS.index(legal[0]), points, tiles))
+        game.move(legal[0])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("reward", "expected"),
+    [("score", lambda p, m: p), ("merges", lambda p, m: m), ("survival", lambda p, m: 1.0),
+     ("log_score", lambda p, m: np.log2(1 + p))],
+)
+def test_each_reward_is_what_it_says_in_single_and_vector_envs(reward, expected):
+    moves = _moves(4, 21, 150)
+    single = gymnasium.make(ENV_ID, size=4, reward=reward)
+    single.reset(seed=21)
+    vector = game2048.env.Game2048VectorEnv(2, 4, reward=reward)
+    vector.reset(seed=[21, 21])
+    for action, points, merges in moves:
+        _, r, *_ = single.step(action)
+        _, rs, *_ = vector.step(np.array([action, action]))
+        assert r == pytest.approx(expected(points, merges)) and list(rs) == pytest.approx([r, r])
+    illegal = [d for d in range(4) if not single.unwrapped.action_masks()[d]]
+    if illegal:
+        assert single.step(illegal[0])[1] == 0.0
+
+
+def test_action_masks_are_public_and_match_info():
+    env = gymnasium.make(ENV_ID, size=4)
+    _, info = env.reset(seed=3)
+    game = Game(4, 3)
+    assert list(env.unwrapped.action_masks()) == legal_mask(game) == list(info["action_mask"])
+    vector = game2048.env.Game2048VectorEnv(3, 3)
+    _, info = vector.reset(seed=0)
+    assert vector.action_masks().shape == (3, 4) and (vector.action_masks() == info["action_mask"]).all()
+
+
+def test_a_finished_vector_board_accepts_any_action():
+    vector = game2048.env.Game2048VectorEnv(1, 3)
+    vector.reset(seed=0)
+    while True:
+        _, _, terminated, _, info = vector.step(np.array([int(np.flatnonzero(vector.action_masks()[0])[0])]))
+        if terminated[0]:
+            break
+    assert not info["action_mask"][0].any() and vector.action_masks()[0].all()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rgb_array_frames_show_the_board_in_the_web_game_colours(size):
+    from game2048.svg import palette
+
+    env = gymnasium.make(ENV_ID, size=size, render_mode="rgb_array")
+    env.reset(seed=1)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+    assert frame.shape[0] == frame.shape[1] and frame.shape[0] % 16 == 0
+    colours = {tuple(c) for c in frame.reshape(-1, 3)}
+    rgb = lambda h: tuple(int(h[i : i + 2], 16) for i in (1, 3, 5))  # noqa: E731
+    p = palette("light")
+    assert {rgb(p.board), rgb(p.cell)} <= colours and rgb(p.tiles[0][0]) in colours  # a 2 is on every opening
+    frames = game2048.env.Game2048VectorEnv(2, size, render_mode="rgb_array")
+    frames.reset(seed=1)
+    assert (frames.render()[0] == frame).all()
+
+
+def test_the_stable_baselines3_adapter_steps_and_resets_like_sb3_envs():
+    """With stable-baselines3 (not in the test extra: it needs torch) the adapter steps like SB3's own
+    vector envs; without it, importing the adapter says what to install. Either way, no skip."""
+    import importlib.util
+
+    if importlib.util.find_spec("stable_baselines3") is None:
+        with pytest.raises(ImportError, match="pip install stable-baselines3"):
+            import game2048.env.sb3  # noqa: F401
+        return
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    from game2048.env.sb3 import Game2048SB3VecEnv
+
+    env = VecMonitor(Game2048SB3VecEnv(num_envs=4, size=3, observation="onehot", seed=0))
+    obs = env.reset()
+    assert obs.shape == (4, 11, 3, 3)
+    first = gymnasium.make(ENV_ID, size=3, observation="onehot")
+    assert (obs[2] == first.reset(seed=2)[0]).all()
+    episodes = 0
+    for _ in range(400):
+        masks = np.stack(env.env_method("action_masks"))
+        assert masks.any(axis=1).all()
+        obs, rewards, dones, infos = env.step(masks.argmax(axis=1))
+        assert rewards.dtype == np.float32 and dones.dtype == np.bool_
+        for i in np.flatnonzero(dones):
+            assert "terminal_observation" in infos[i] and "episode" in infos[i]
+            assert (obs[i].sum(axis=(1, 2))[1:] > 0).sum() <= 2  # the next game's opening
+            episodes += 1
+    assert episodes > 0

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 from game2048 import Game, slide
 from game2048.engine import tables
 from game2048.rules import DIRECTIONS
-from game2048.spawn import game_key
+from game2048.spawn import generator
 
 
 def test_illegal_move_changes_nothing_and_is_not_recorded():
@@ -135,8 +135,9 @@ def test_engine_agrees_with_the_plain_rules(n, seed, letters):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from([3, 4, 5, 6]), st.integers(0, 2**53 - 1), st.text("UDLRZ", max_size=120),
-       st.sets(st.integers(0, 120)))
+@given(st.sampled_from([3, 4, 5, 6]),
+       st.integers(0, 2**53 - 1) | st.binary(min_size=16, max_size=16).map(bytes.hex),
+       st.text("UDLRZ", max_size=120), st.sets(st.integers(0, 120)))
 def test_a_game_resumed_from_snapshots_deals_what_replay_deals(n, seed, letters, pauses):
     """Snapshots carry no log and at most 3 undo positions, yet the game goes on exactly."""
     import json
@@ -157,7 +158,7 @@ def test_a_game_resumed_from_snapshots_deals_what_replay_deals(n, seed, letters,
 def test_a_snapshot_that_is_not_one_is_refused():
     snap = Game(4, 1).snapshot()
     for bad in ({**snap, "undo": [[snap["board"], 0]]}, {**snap, "size": 5}, {"board": snap["board"]},
-                {**snap, "undos_left": 7}):
+                {**snap, "undos_left": 7}, {**snap, "seed": "0" * 31}, {**snap, "seed": None}):
         with pytest.raises(ValueError):
             Game.resume(bad)
 
@@ -167,10 +168,77 @@ def test_a_snapshot_that_is_not_one_is_refused():
     st.lists(st.integers(0, 17), min_size=16, max_size=16),
     st.integers(0, 3),
     st.integers(0, 2**20),
-    st.integers(0, 2**53 - 1),
+    st.integers(0, 2**53 - 1) | st.binary(min_size=16, max_size=16).map(bytes.hex),
 )
 def test_the_written_out_4x4_step_is_the_general_step(cells, d, index, seed):
     t = tables(4)
     board = t.pack([cells[r * 4 : (r + 1) * 4] for r in range(4)])
-    key = game_key(seed)
-    assert t._stepper4(d)(board, index, key) == t._stepper(d)(board, index, key)
+    key, draw = generator(seed)
+    assert t._stepper4(d, draw)(board, index, key) == t._stepper(d, draw)(board, index, key)
+
+
+def _played(size=4, seed=11, moves="LURDLLURRDLU", undos=1):
+    game = Game(size, seed)
+    for letter in moves:
+        game.move(letter)
+    for _ in range(undos):
+        game.undo()
+    return game
+
+
+def _same(a, b):
+    return (a.board, a.score, a.log, a.moves, a.undos_left, a.won, a.over, a.ranked, a.record()) == (
+        b.board, b.score, b.log, b.moves, b.undos_left, b.won, b.over, b.ranked, b.record())
+
+
+def _undo_all_then_move(game):
+    boards = []
+    while game.undo():
+        boards.append(game.board)
+    game.move("left") or game.move("right")
+    return boards, game.board, game.log
+
+
+@pytest.mark.parametrize("copy_of", ["pickle", "deepcopy", "copy", "resumed+deepcopy", "compacted+pickle"])
+def test_a_copied_game_is_the_same_game_including_what_undo_can_reach(copy_of):
+    import copy
+    import pickle
+
+    game = _played()
+    if copy_of == "resumed+deepcopy":
+        game = Game.resume(game.snapshot(), game.log)
+    if copy_of == "compacted+pickle":
+        game.compact()
+    dump = lambda g: pickle.loads(pickle.dumps(g))  # noqa: E731
+    twin = {"pickle": dump, "deepcopy": copy.deepcopy, "copy": copy.copy, "resumed+deepcopy": copy.deepcopy,
+            "compacted+pickle": dump}[copy_of](game)
+    assert twin is not game and _same(twin, game)
+    assert _undo_all_then_move(twin) == _undo_all_then_move(game)
+    assert _same(twin, game)
+
+
+def _finish_in_worker(game):
+    game.undo()
+    game.move("up") or game.move("down")
+    return game
+
+
+def test_a_game_goes_through_multiprocessing():
+    import multiprocessing
+
+    games = [_played(3, 5), Game.from_board([[128, 128, 0], [0, 0, 0], [0, 0, 0]], seed=2), _played(6, 1)]
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        back = pool.map(_finish_in_worker, games)
+    for sent, got in zip(games, back, strict=True):
+        assert _same(got, _finish_in_worker(sent))
+
+
+def test_str_draws_the_board_and_the_score():
+    game = Game.from_board([[2, 0, 0, 0], [0, 2048, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]], score=7)
+    assert str(game).splitlines() == [
+        "   2    .    .    .",
+        "   . 2048    .    .",
+        "   .    .    .    .",
+        "   .    .    .    4",
+        "score: 7",
+    ]

@@ -29,3 +29,24 @@ def test_the_training_loop_runs_and_its_reward_grows():
         exec(compile(block("for update in range"), str(DOC), "exec"), {"__name__": "docs"})
     rewards = [float(x) for x in re.findall(r"mean reward per step ([\d.]+)", out.getvalue())]
     assert len(rewards) == 3 and rewards[-1] > rewards[0]
+
+
+def test_the_gymnasium_examples_run_in_order():
+    """The single env, its encodings and rgb_array frames, then the vector env with its actions and masks."""
+    names: dict = {}
+    for marker in ('render_mode="ansi"', "frame = env.render()", "action_space.sample()"):
+        exec(compile(block(marker), str(DOC), "exec"), names)
+    assert names["obs"].shape == (1024, 4, 4) and names["masks"].shape == (1024, 4)
+    assert names["frame"].shape == (256, 256, 3)
+
+
+def test_the_notebook_stepping_example_runs():
+    names: dict = {}
+    exec(compile(block("Steps.of(game)"), str(DOC), "exec"), names)
+    assert len(names["steps"]) == len(names["game"].log) + 1
+
+
+def test_the_module_functions_the_docs_name_exist():
+    from game2048.svg import readable
+
+    assert readable("#ffffff", "#ffffff") in ("#000000", "#ffffff")

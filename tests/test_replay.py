@@ -1,5 +1,7 @@
 """Records replay exactly; bad records are refused with the position and reason."""
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -7,7 +9,7 @@ from hypothesis import strategies as st
 from game2048 import Game, RecordError, replay
 
 
-def _played(n: int, seed: int, choices: list[int]) -> Game:
+def _played(n: int, seed: int | str, choices: list[int]) -> Game:
     game = Game(n, seed)
     for k in choices:
         if k == 4:
@@ -25,6 +27,32 @@ def test_replaying_a_record_reproduces_the_game(n, seed, choices):
     assert (again.board, again.score, again.log, again.over, again.won, again.undos_left, again.ranked) == (
         game.board, game.score, game.log, game.over, game.won, game.undos_left, game.ranked,
     )
+
+
+@settings(max_examples=80)
+@given(st.sampled_from([3, 4, 5, 6]), st.binary(min_size=16, max_size=16).map(bytes.hex),
+       st.lists(st.integers(0, 4), max_size=300))
+def test_replaying_a_record_with_a_secret_seed_reproduces_the_game(n, seed, choices):
+    game = _played(n, seed, choices)
+    record = json.loads(json.dumps(game.record()))  # through JSON, where the seed is a string
+    assert record["seed"] == seed
+    again = replay(**record)
+    assert (again.board, again.score, again.log, again.over, again.won, again.undos_left, again.ranked) == (
+        game.board, game.score, game.log, game.over, game.won, game.undos_left, game.ranked,
+    )
+
+
+def test_a_secret_seed_is_never_read_as_the_integer_of_its_digits():
+    # the generator is chosen by the seed's type: a string never falls back to SplitMix64
+    openings = [(Game(4, f"{k:032x}").board, Game(4, k).board) for k in range(20)]
+    assert any(secret != integer for secret, integer in openings)
+
+
+@pytest.mark.parametrize("seed", ["", "0" * 31, "F" * 32, "not a seed", None, 2**53, -1, 1.5, [1]])
+def test_a_malformed_seed_is_a_value_error_not_a_record_error(seed):
+    with pytest.raises(ValueError, match="seed") as info:
+        replay(4, seed, "")
+    assert not isinstance(info.value, RecordError)
 
 
 def _finished_game(n: int, seed: int) -> Game:

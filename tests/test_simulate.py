@@ -182,3 +182,15 @@ def test_rows_of_an_older_file_are_given_the_run_that_covers_them() -> None:
     }
     sim._adopt_rows_without_run(data)
     assert [r[6] for r in data["results"]["4"]["corner"]] == [1, 2]
+
+
+def test_simulate_writes_to_the_current_directory_by_default(tmp_path, monkeypatch):
+    """Never into the installed package: the pages' own file is written only when named with --out."""
+    from game2048.site.simulate import DATA_FILE
+
+    before = DATA_FILE.stat().st_mtime_ns
+    monkeypatch.chdir(tmp_path)
+    args = ["simulate", "--games", "1", "--sizes", "3", "--strategies", "random", "--jobs", "1"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "simulations.json").exists() and DATA_FILE.stat().st_mtime_ns == before

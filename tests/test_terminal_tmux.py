@@ -42,9 +42,13 @@ class Terminal:
         )  # fmt: skip
         return done.stdout
 
-    def start(self, *args: str) -> None:
-        command = f"{GAME2048} play {' '.join(args)}; echo $? > {self.exit_file}"
-        env = {**os.environ, "XDG_DATA_HOME": str(self.data), "TERM": "xterm-256color"}
+    def start(self, *args: str, prefix: str = "", **extra_env: str) -> None:
+        if self.exit_file.exists():  # a game ran before: its tmux server must be gone first
+            self.close()
+            self.exit_file.unlink()
+        command = f"{prefix}{GAME2048} play {' '.join(args)}; echo $? > {self.exit_file}"
+        env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+        env.update({"XDG_DATA_HOME": str(self.data), "TERM": "xterm-256color", **extra_env})
         subprocess.run(
             [TMUX or "tmux", "-L", self.socket, "-f", "/dev/null",
              "new-session", "-d", "-x", "80", "-y", "24", "-s", "play", command],
@@ -53,6 +57,16 @@ class Terminal:
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p", "-t", "play")
+
+    def styled_screen(self) -> str:
+        """The screen with its colour escapes (SGR sequences)."""
+        return self.tmux("capture-pane", "-e", "-p", "-t", "play")
+
+    def quit(self, *then: str) -> str:
+        self.keys("q", *then)
+        self.wait_for("the game to exit",
+                      lambda: self.exit_file.exists() and self.exit_file.read_text().strip())
+        return self.exit_file.read_text().strip()
 
     def keys(self, *keys: str) -> None:
         self.tmux("send-keys", "-t", "play", *keys)
@@ -161,3 +175,74 @@ def test_a_ranked_game_through_a_server_is_finished_under_the_name_typed(term, f
     term.keys("q")
     term.wait_for("the game to exit", lambda: term.exit_file.exists() and term.exit_file.read_text().strip())
     assert term.exit_file.read_text().strip() == "0"
+
+
+def test_q_keeps_the_game_and_play_resumes_it_and_new_starts_afresh(term):
+    term.start("--size", "4", "--seed", "5")
+    game = Game(4, 5)
+    term.wait_for("the opening board", lambda: term.board(4) == game.board)
+    for key, direction in (("Left", "left"), ("Up", "up")):
+        game.move(direction)
+        term.keys(key)
+        term.wait_for(f"the board after {key}", lambda: term.board(4) == game.board)
+    game.undo()
+    term.keys("u")
+    term.wait_for("the board after undo", lambda: term.board(4) == game.board and "undo 2" in term.screen())
+    assert term.quit() == "0"
+    saved = json.loads((term.data / "game2048" / "games.json").read_text())
+    assert saved["games"]["4"] == game.record()
+
+    term.start("--size", "4")
+    term.wait_for("the same game",
+                  lambda: term.board(4) == game.board and "Resumed your 4x4 game" in term.screen())
+    assert f"score {game.score}" in term.screen() and "undo 2" in term.screen()
+    game.undo()
+    term.keys("u")  # what undo could reach came back too
+    term.wait_for("the board after a second undo",
+                  lambda: term.board(4) == game.board and "undo 1" in term.screen())
+    assert term.quit() == "0"
+
+    term.start("--size", "4", "--new")
+    term.wait_for(
+        "a new opening",
+        lambda: (b := term.board(4)) is not None and sum(v > 0 for row in b for v in row) == 2
+        and "score 0" in term.screen() and "undo 3" in term.screen(),
+    )
+    assert term.quit() == "0"
+
+
+def test_a_broken_saved_game_is_discarded_with_a_note(term):
+    (term.data / "game2048").mkdir(parents=True)
+    broken = {"games": {"3": {"size": 3, "seed": 1, "log": "QQ"}}}
+    (term.data / "game2048" / "games.json").write_text(json.dumps(broken))
+    term.start("--size", "3")
+    term.wait_for("the note", lambda: "could not be read" in term.screen() and term.board(3) is not None)
+    assert term.quit() == "0"
+
+
+def test_no_color_draws_the_board_without_colours(term):
+    term.start("--size", "4", "--seed", "5")
+    term.wait_for("the opening board", lambda: term.board(4) == Game(4, 5).board)
+    assert "[48;5;" in term.styled_screen() or "[4" in term.styled_screen()
+    assert term.quit() == "0"
+    term.start("--size", "4", "--seed", "5", NO_COLOR="1")
+    term.wait_for("the opening board", lambda: term.board(4) == Game(4, 5).board)
+    assert "[48;5;" not in term.styled_screen() and "[38;5;" not in term.styled_screen()
+    assert term.quit() == "0"
+
+
+def test_a_dumb_terminal_gets_the_board_line_by_line(term):
+    term.start("--size", "3", "--seed", "4", prefix="TERM=dumb ")
+    game = Game(3, 4)
+
+    def last_board() -> list[list[int]]:
+        rows = [[0 if c == "." else int(c) for c in line.split()] for line in term.screen().splitlines()
+                if len(line.split()) == 3 and all(c == "." or c.isdigit() for c in line.split())]
+        return rows[-3:]
+
+    term.wait_for("the plain board", lambda: "cannot redraw" in term.screen() and last_board() == game.board)
+    game.move("left")
+    term.keys("h", "Enter")
+    term.wait_for("the board after h",
+                  lambda: last_board() == game.board and f"score {game.score}" in term.screen())
+    assert term.quit("Enter") == "0"

@@ -1,37 +1,83 @@
-"""The ``game2048`` command: each sub-command is a thin shell over a library module."""
+"""The ``game2048`` command: each sub-command is a thin shell over a library module.
+
+Exit status, for every command: 0 done, 1 failed (a bad record, a file that
+cannot be read or written, a server out of reach or unable to start with its
+settings), 2 bad usage (an unknown option, a value out of range). Every error is one ``error: ...`` line on
+standard error.
+"""
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated
 
 import typer
 
-from .record import replay as replay_record
-from .record_file import fail, read_record_file
+from .record_file import replay_record_file
 
 app = typer.Typer(
     help="2048 on boards 3x3 to 6x6: replay records, serve the web game, run the solver.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    # plain help: rendering it with rich would cost more CPU than the rest of start-up
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        typer.echo(f"game2048 {__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
     """2048 on boards 3x3 to 6x6: replay records, serve the web game, run the solver."""
+
+
+def main(args: list[str] | None = None) -> None:
+    """The console script: runs ``app`` and ends with the exit status above.
+
+    A usage error (bad option or value) prints one ``error:`` line and exits
+    with 2, instead of click's usage block.
+    """
+    # click's exceptions, wherever this typer keeps them (its own copy of click, or click)
+    errors = sys.modules[typer.BadParameter.__module__]
+    try:
+        code = app(args=args, prog_name="game2048", standalone_mode=False)
+    except errors.UsageError as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # no command given: the help, as click shows it
+            typer.echo(exc.format_message())
+        else:
+            where = exc.ctx.command_path if exc.ctx else "game2048"
+            typer.echo(f"error: {exc.format_message()} (see '{where} --help')", err=True)
+        sys.exit(2)
+    except errors.ClickException as exc:
+        typer.echo(f"error: {exc.format_message()}", err=True)
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("error: aborted", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 @app.command()
 def replay(
-    file: Annotated[str, typer.Argument(help="JSON record {size, seed, log}; '-' reads standard input.")],
+    file: Annotated[
+        str, typer.Argument(help="JSON record {size, seed, log[, start]}; '-' reads standard input.")
+    ],
 ) -> None:
     """Replay a game record and print its final board, score, max tile and ranking status."""
-    record = read_record_file(file)
-    try:
-        game = replay_record(record["size"], record["seed"], record["log"])
-    except ValueError as exc:
-        fail(str(exc))
+    game = replay_record_file(file)
     width = len(str(game.max_tile))
     for row in game.board:
         typer.echo(" ".join(str(v or ".").rjust(width) for v in row))
@@ -45,7 +91,7 @@ def replay(
 
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
-# (serve: server/command.py, solve: solver/command.py, simulate: pages/command.py,
+# (serve: server/command.py, solve: solver/command.py, simulate: site/command.py,
 # review: solver/review_command.py, play: terminal/command.py)
 
 from .server.command import serve  # noqa: E402

@@ -11,8 +11,9 @@ needs 6 bits (up to 37).
 A move's look-ups also give the empty cells of each moved line, as bits of
 an *empty mask* (bit ``r * n + c`` for cell (r, c)); a second memo turns the
 mask into the cells' bit offsets in row-major order, which is where the spawn
-(``spawn.draw``) picks its cell. A move and its spawn cost ``n + 1`` look-ups
-and one draw.
+(``spawn.draw`` or ``spawn.draw_secret``, whichever generator the game's seed
+chose) picks its cell. A move and its spawn cost ``n + 1`` look-ups and one
+draw.
 
 This module is private to the package: the public API is ``Game`` and
 ``replay``, which speak tile values and lists.
@@ -25,7 +26,7 @@ from functools import cache
 from typing import Any
 
 from .rules import check_size, slide_exponents
-from .spawn import draw
+from .spawn import Draw, draw, draw_secret
 
 #: Entries one memo may hold before it starts afresh. 4x4 boards have fewer
 #: distinct rows than this; 5x5 and 6x6 have far more, and a long-lived server
@@ -86,9 +87,13 @@ class Tables:
         self.row_max = _Memo(lambda row: max(self.unpack_row(row)))
         #: per direction (up, down, left, right): board -> (board, points), no spawn
         self.movers = tuple(self._mover(d) for d in range(4))
-        #: per direction: (board, spawn index, game key) -> (board with its spawn, points),
-        #: or None when the move does not change the board
-        self.steps = tuple((self._stepper4 if n == 4 else self._stepper)(d) for d in range(4))
+        #: per generator (``spawn.draw``, ``spawn.draw_secret``), per direction:
+        #: (board, spawn index, game key) -> (board with its spawn, points), or
+        #: None when the move does not change the board
+        stepper = self._stepper4 if n == 4 else self._stepper
+        self.steps: dict[Draw, tuple[Callable[[int, int, Any], tuple[int, int] | None], ...]] = {
+            draw_with: tuple(stepper(d, draw_with) for d in range(4)) for draw_with in (draw, draw_secret)
+        }
 
     def unpack_row(self, row: int) -> tuple[int, ...]:
         m = self.cell_mask
@@ -167,11 +172,11 @@ class Tables:
 
         return move
 
-    def _stepper(self, d: int) -> Callable[[int, int, int], tuple[int, int] | None]:
+    def _stepper(self, d: int, draw: Draw = draw) -> Callable[[int, int, Any], tuple[int, int] | None]:
         memo, lm, lines = self._line_layout(d)
         table, free, free_memo = memo.d, self.free.d, self.free
 
-        def step(board: int, index: int, key: int) -> tuple[int, int] | None:
+        def step(board: int, index: int, key: Any) -> tuple[int, int] | None:
             out = total = empty = 0
             try:
                 for s, ms in lines:
@@ -195,13 +200,13 @@ class Tables:
 
         return step
 
-    def _stepper4(self, d: int) -> Callable[[int, int, int], tuple[int, int] | None]:
+    def _stepper4(self, d: int, draw: Draw = draw) -> Callable[[int, int, Any], tuple[int, int] | None]:
         """``_stepper`` with the four lines of a 4x4 board written out: the common board, a fifth faster."""
         memo, lm, lines = self._line_layout(d)
         (_, _), (s1, m1), (s2, m2), (s3, m3) = lines  # line 0 starts at bit 0 of both
         table, free, free_memo = memo.d, self.free.d, self.free
 
-        def step(board: int, index: int, key: int) -> tuple[int, int] | None:
+        def step(board: int, index: int, key: Any) -> tuple[int, int] | None:
             try:
                 l0, p0, e0 = table[board & lm]
                 l1, p1, e1 = table[(board >> s1) & lm]
@@ -235,10 +240,7 @@ class Tables:
             mask |= row_empty((board >> s) & rm) << (r * n)
         return mask
 
-    def empty_count(self, board: int) -> int:
-        return self.empty_mask(board).bit_count()
-
-    def spawn(self, board: int, index: int, key: int) -> int:
+    def spawn(self, board: int, index: int, key: Any, draw: Draw = draw) -> int:
         """``board`` with spawn ``index`` of the game with ``key`` on it (see docs/spawns.md)."""
         cells = self.free.get(self.empty_mask(board))
         ordinal, exp = draw(key, index, len(cells))

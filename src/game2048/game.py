@@ -9,7 +9,6 @@ True
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Sequence
 
 from .engine import tables
@@ -25,7 +24,7 @@ from .rules import (
     exponent,
     max_tile_for,
 )
-from .spawn import MAX_SEED, check_seed, game_key
+from .spawn import MAX_SEED, Seed, generator
 
 #: A game's position without its log, as plain JSON values (see ``Game.snapshot``).
 Snapshot = dict[str, object]
@@ -53,18 +52,22 @@ def direction_index(direction: str) -> int:
 class Game:
     """One game: ``move`` and ``undo`` change it, the properties describe it.
 
-    ``Game(size, seed)`` opens with two tiles drawn from the seed; with no seed
-    a random one is chosen. Spawn k of the game (0 and 1 at the opening, then
+    ``Game(size, seed)`` opens with two tiles drawn from the seed: an integer
+    ``0 <= seed < 2^53``, or a secret seed (32 lowercase hex digits, what the
+    server deals ranked games from; see ``spawn.secret_seed``). With no seed a
+    random integer one is chosen. Spawn k of the game (0 and 1 at the opening, then
     one per move in play) is a pure function of (seed, k, board), so undoing a
     move and making it again brings the same tile.
     """
 
     __slots__ = (
         "_board",
+        "_draw",
         "_history",
         "_key",
         "_log",
         "_over",
+        "_start",
         "_t",
         "_target_exp",
         "helped",
@@ -75,30 +78,36 @@ class Game:
         "won",
     )
 
-    def __init__(self, size: int = DEFAULT_SIZE, seed: int | None = None) -> None:
-        self._setup(size, secrets.randbelow(MAX_SEED) if seed is None else seed)
+    def __init__(self, size: int = DEFAULT_SIZE, seed: Seed | None = None) -> None:
+        if seed is None:
+            import secrets  # only here: it costs more to import than the rest of the rules
+
+            seed = secrets.randbelow(MAX_SEED)
+        self._setup(size, seed)
         for index in range(OPENING_TILES):
             self._spawn(index)
 
-    def _setup(self, size: int, seed: int) -> None:
+    def _setup(self, size: int, seed: Seed) -> None:
         self.size = check_size(size)
-        self.seed = check_seed(seed)
+        self._key, self._draw = generator(seed)
+        self.seed = seed
         self.score = 0
         self.undos_left = MAX_UNDOS
         self.won = False
         #: Set by callers when a solver hint or autoplay chose a move; unranks the game.
         self.helped = False
         self._t = tables(size)
-        self._key = game_key(seed)
         self._board = 0
         # (board, score) before each move in play; its length numbers the next spawn
         self._history: list[tuple[int, int]] = []
         self._log: list[str] = []
         self._target_exp = TARGETS[size].bit_length() - 1
         self._over: bool | None = None
+        # (board, score) a game made by from_board began with; None for an opening
+        self._start: tuple[list[list[int]], int] | None = None
 
     @classmethod
-    def from_board(cls, board: Sequence[Sequence[int]], *, score: int = 0, seed: int = 0) -> Game:
+    def from_board(cls, board: Sequence[Sequence[int]], *, score: int = 0, seed: Seed = 0) -> Game:
         """A game that starts from any position (for analysis, hints and tests).
 
         Its spawns are numbered as if the board were a fresh opening: the first
@@ -119,6 +128,7 @@ class Game:
         game.score = score
         game._board = game._t.pack(exps)
         game.won = game._t.max_exponent(game._board) >= game._target_exp
+        game._start = (game.board, score)
         return game
 
     # -- keeping a game in play outside the process ---------------------
@@ -143,6 +153,24 @@ class Game:
             "moves": len(history), "undos_left": self.undos_left, "won": self.won, "helped": self.helped,
             "undo": [[_values(unpack(board)), score] for board, score in tail],
         }
+
+    def compact(self) -> None:
+        """Forget what no undo can reach and all but the last letter of the log, keeping the
+        position, the spawn numbering and ``last_tile``: a game kept in memory between moves
+        (a server's) then takes the same room however long it is. Afterwards ``log`` holds the
+        letters since, as for a game resumed from its snapshot.
+
+        >>> g = Game(4, 7); _ = g.play("LRLRLR"); board = g.board
+        >>> g.compact(); g.play("U") + g.play("Z"), g.board == board, len(g.log)
+        (2, True, 3)
+        """
+        history = self._history
+        kept = list.__len__(history)
+        reach = min(self.undos_left, len(history), kept)
+        # one position more than undo reaches: last_tile slides from the one before the last move
+        tail = list(history[kept - min(kept, max(reach, 1)):])
+        self._history = _Tail(len(history) - len(tail), tail)
+        del self._log[:-1]
 
     @classmethod
     def resume(cls, snapshot: Snapshot, log: str = "") -> Game:
@@ -178,7 +206,7 @@ class Game:
     # -- play -----------------------------------------------------------
 
     def _spawn(self, index: int) -> None:
-        self._board = self._t.spawn(self._board, index, self._key)
+        self._board = self._t.spawn(self._board, index, self._key, self._draw)
 
     def move(self, direction: str) -> bool:
         """Play one move; False, and nothing changes, if it would not change the board."""
@@ -210,7 +238,7 @@ class Game:
         (3, 'LRZ')
         """
         t, history, key = self._t, self._history, self._key
-        steps, index_of = t.steps, _LETTER_INDEX
+        steps, index_of = t.steps[self._draw], _LETTER_INDEX
         board, score, won = self._board, self.score, self.won
         target_exp = self._target_exp
         target = 1 << target_exp
@@ -301,9 +329,38 @@ class Game:
         """The directions that would change the board, in up, down, left, right order."""
         return [d for i, d in enumerate(DIRECTIONS) if self._t.move(self._board, i)[0] != self._board]
 
-    def record(self) -> dict[str, int | str]:
-        """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it."""
-        return {"size": self.size, "seed": self.seed, "log": self.log}
+    def record(self) -> dict[str, object]:
+        """The game's record ``{size, seed, log}``: ``replay`` rebuilds the game from it.
+
+        A game made by ``from_board`` also has ``start``: ``{"board", "score"}``
+        it began with (``replay(..., start=board, start_score=score)``).
+        """
+        record: dict[str, object] = {"size": self.size, "seed": self.seed, "log": self.log}
+        if self._start is not None:
+            board, score = self._start
+            record["start"] = {"board": [list(row) for row in board], "score": score}
+        return record
+
+    # -- copies and pickles ---------------------------------------------
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle (and ``copy``) the whole game: board, score, log, undos and what undo can reach.
+
+        The row tables and the spawn key are rebuilt from size and seed on the
+        other side, so a pickle is small and a copy deals the same tiles.
+        """
+        history = self._history
+        state = (
+            self.size, self.seed, self._board, self.score, self.undos_left, self.won, self.helped,
+            list(list.__iter__(history)), getattr(history, "skipped", 0), self.log, self._start,
+        )
+        return _restore, state
+
+    def __copy__(self) -> Game:
+        return _restore(*self.__reduce__()[1])
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return _restore(*self.__reduce__()[1])
 
     def _repr_svg_(self) -> str:
         """The board as SVG: how a notebook shows a game (see ``game2048.svg``)."""
@@ -312,7 +369,34 @@ class Game:
         return svg(self, size=360)
 
     def __repr__(self) -> str:
-        return f"Game(size={self.size}, seed={self.seed}, score={self.score}, moves={self.moves})"
+        return f"Game(size={self.size}, seed={self.seed!r}, score={self.score}, moves={self.moves})"
+
+    def __str__(self) -> str:
+        """The board as text, tiles right-aligned, ``.`` for empty, then the score.
+
+        >>> print(Game.from_board([[2, 0, 0], [0, 16, 0], [0, 0, 128]], score=40))
+          2   .   .
+          .  16   .
+          .   . 128
+        score: 40
+        """
+        board = self.board
+        width = max(len(str(v)) for row in board for v in row)
+        lines = [" ".join(str(v or ".").rjust(width) for v in row) for row in board]
+        return "\n".join([*lines, f"score: {self.score}"])
+
+
+def _restore(size: int, seed: int, board: int, score: int, undos_left: int, won: bool, helped: bool,
+             history: list[tuple[int, int]], skipped: int, log: str,
+             start: tuple[list[list[int]], int] | None) -> Game:
+    """The game ``Game.__reduce__`` took apart."""
+    game = Game.__new__(Game)
+    game._setup(size, seed)
+    game._board, game.score, game.undos_left, game.won, game.helped = board, score, undos_left, won, helped
+    game._history = _Tail(skipped, history) if skipped else list(history)
+    game._log = list(log)
+    game._start = start
+    return game
 
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 
 from .game import Game
 from .rules import DIRECTION_OF_LETTER, MAX_UNDOS, UNDO_LETTER
+from .spawn import Seed, check_seed
 
 
 class RecordError(ValueError):
@@ -25,9 +26,11 @@ class RecordError(ValueError):
         self.reason = reason
 
 
-def opening(size: int, seed: int, start: Sequence[Sequence[int]] | None = None, start_score: int = 0) -> Game:
+def opening(size: int, seed: Seed, start: Sequence[Sequence[int]] | None = None,
+            start_score: int = 0) -> Game:
     """The game as a record begins: dealt from ``seed``, or from the position ``start`` (a game that
     began from a position) with ``start_score``."""
+    check_seed(seed)  # Game(size, None) would choose a seed: a record has one
     if start is None:
         return Game(size, seed)
     game = Game.from_board(start, score=start_score, seed=seed)
@@ -56,9 +59,13 @@ def refusal(game: Game, letter: str) -> str:
     return f"unknown letter {letter!r} (expected U, D, L, R or Z)"
 
 
-def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
+def replay(size: int, seed: Seed, log: str, *, start: Sequence[Sequence[int]] | None = None,
            start_score: int = 0) -> Game:
     """Rebuild the game recorded as (size, seed, log).
+
+    ``seed`` is an integer ``0 <= seed < 2^53`` or a secret seed (a string of
+    32 lowercase hex digits); each draws its tiles from its own generator
+    (``docs/spawns.md``).
 
     Raises ``RecordError`` naming the position and the reason for an unknown
     letter, an illegal move, a move after game over, a fourth undo or an undo
@@ -75,7 +82,7 @@ def replay(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | N
     return game
 
 
-def positions(size: int, seed: int, log: str, *, start: Sequence[Sequence[int]] | None = None,
+def positions(size: int, seed: Seed, log: str, *, start: Sequence[Sequence[int]] | None = None,
               start_score: int = 0) -> Iterator[tuple[int, Game]]:
     """Walk a record: ``(0, game)`` at its opening, then ``(n, game)`` after each letter ``n`` (1-based).
 

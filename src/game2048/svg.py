@@ -20,9 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from importlib.resources import files
 from typing import TYPE_CHECKING, Literal
-from xml.sax.saxutils import escape, quoteattr
 
 from .rules import DIRECTIONS, Direction, check_size, exponent, max_tile_for
 
@@ -179,6 +177,8 @@ def palette(theme: Theme = "light") -> Palette:
     """The browser game's palette for ``theme``, read once from its stylesheets."""
     if theme not in THEMES:
         raise ValueError(f"theme must be one of {', '.join(THEMES)}, got {theme!r}")
+    from importlib.resources import files  # on first use: it costs an import's time
+
     css = files("game2048") / "web" / "static" / "css"
     return palette_from_css("\n".join((css / name).read_text(encoding="utf-8") for name in SHEETS), theme)
 
@@ -274,8 +274,8 @@ def svg(
     dims = f' width="{size}" height="{size}"' if size is not None else ""
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {VIEW} {VIEW}"{dims} role="img" '
-        f"aria-label={quoteattr(label)}>",
-        f"<title>{escape(label)}</title>",
+        f"aria-label=\"{_escape(label)}\">",
+        f"<title>{_escape(label)}</title>",
         f'<rect width="{VIEW}" height="{VIEW}" rx="{VIEW * 0.015:g}" fill="{colours.board}"/>',
     ]
     for r, row in enumerate(rows):
@@ -297,6 +297,11 @@ def svg(
         out.append(_arrow(arrow, colours.accent))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _escape(text: str) -> str:
+    """``text`` safe inside an XML element or a double-quoted attribute."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
 def _number(value: int, cx: float, cy: float, cell: float, ink: str) -> str:

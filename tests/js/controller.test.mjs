@@ -15,6 +15,9 @@ import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js
 const quiet = new Proxy({}, { get: () => () => {} });
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
+/** The secret seed the fake server deals its n-th game from (32 hex digits, as the real one). */
+const dealtSeed = (n) => (1000 + n).toString(16).padStart(32, '0');
+
 /** A server that deals like the real one: secret seeds, answers by `at`, holds answers on demand. */
 function fakeServer({ up = true } = {}) {
   const server = {
@@ -26,6 +29,7 @@ function fakeServer({ up = true } = {}) {
     holding: false,
     held: [],
     drops: 0, // the next requests that fail as a dropped connection
+    batches: 0, // requests of keys sent together (skip_illegal)
     seen: [],
     refusedNames: new Map(), // name -> [status, code]: the finishes and records under it are refused
     refusals: 0,
@@ -33,7 +37,7 @@ function fakeServer({ up = true } = {}) {
       if (!server.up) throw new ApiError(0, 'offline');
       server.issued += 1;
       const id = `g${server.issued}`;
-      const game = new Game(size, 1000 + server.issued);
+      const game = new Game(size, dealtSeed(server.issued));
       server.games.set(id, game);
       return { id, token: `t${server.issued}`, size, mode, date: null, board: game.board, score: 0, at: 0,
         undos_left: 3, over: false, won: false };
@@ -64,6 +68,19 @@ function fakeServer({ up = true } = {}) {
       if (message.op === 'state') return { ...position(), log: game.log };
       if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position(game.lastTile);
       if (message.at !== game.log.length) return { op: 'moves', status: 409, error: 'fork' };
+      if (message.skip_illegal) { // keys sent together: each one the rules allow, with its tile
+        let applied = '';
+        const tiles = [];
+        for (const letter of message.moves) {
+          const moved = game.move(letter);
+          if (!moved) continue;
+          applied += letter;
+          game.lastTile = { row: Math.floor(moved.spawn.cell / game.size), col: moved.spawn.cell % game.size, value: moved.spawn.tile };
+          tiles.push(game.lastTile);
+        }
+        server.batches += 1;
+        return { ...position(game.lastTile), applied, tiles };
+      }
       for (const letter of message.moves) {
         const moved = letter === 'Z' ? game.undo() : game.move(letter);
         if (!moved) return { op: 'moves', status: 422, error: 'illegal' };
@@ -256,10 +273,48 @@ test('keys pressed while the server answers are played in order, none lost', asy
   await server.release();
   await controller.settled();
   // what the server played is the keys in the order pressed, less those that were illegal then
-  const local = new Game(4, 1001);
+  const local = new Game(4, dealtSeed(1));
   const expected = keys.filter((k) => local.move(k)).map((k) => k[0].toUpperCase()).join('');
   assert.equal(server.games.get('g1').log, expected);
   assert.equal(controller.game.log, expected);
+  // the keys that waited went in one request, not one round trip each
+  assert.equal(server.batches, 1);
+  assert.deepEqual(controller.game.board, server.games.get('g1').board);
+});
+
+test('keys sent together are drawn one by one as the server played them, none twice', async () => {
+  const calls = [];
+  const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
+  const { controller, server } = makeController({ view });
+  controller.init();
+  await settle();
+  server.holding = true;
+  for (const key of ['left', 'right', 'left', 'right', 'up', 'down']) controller.move(key);
+  calls.length = 0;
+  await server.release();
+  await controller.settled();
+  const dealt = server.games.get('g1');
+  const plays = calls.filter((c) => c[0] === 'play').length;
+  const appears = calls.filter((c) => c[0] === 'appear');
+  // the first key went alone, its slide drawn at once; each key played after it: its slide, then its tile
+  assert.equal(plays, dealt.log.length - 1);
+  assert.equal(appears.length, dealt.log.length);
+  assert.deepEqual(controller.game.board, dealt.board);
+  assert.equal(controller.game.score, dealt.score);
+});
+
+test('while the server cannot be reached the page says the moves wait, and takes it back when it answers', async () => {
+  const messages = [];
+  const hud = new Proxy({}, { get: (_, key) => (key === 'message' ? (m) => messages.push(m) : () => {}) });
+  const { controller, server } = makeController({ hud });
+  controller.init();
+  await settle();
+  server.drops = 1;
+  await playSome(controller, 1);
+  const t = translator('en');
+  assert.ok(messages.includes(t.t('serverUnreachable')), messages.join(' | '));
+  assert.equal(messages.at(-1), ''); // answered: the note is gone
+  assert.equal(controller.game.log, server.games.get('g1').log);
 });
 
 test('after a dropped connection the move is sent again and the game goes on from at', async () => {
@@ -299,7 +354,7 @@ test('a game abandoned for a new one is finished with its log, and the finish re
   await settle();
   assert.equal(server.finished.length, 1);
   assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false });
-  assert.equal(replay(4, 1001, log).score, server.games.get('g1').score);
+  assert.equal(replay(4, dealtSeed(1), log).score, server.games.get('g1').score);
 });
 
 test('a game over is finished and its seed shown once the server answers', async () => {
@@ -313,6 +368,7 @@ test('a game over is finished and its seed shown once the server answers', async
   await controller.queue.flush();
   assert.equal(server.finished.at(-1).id, controller.session.id);
   assert.equal(controller.game.seed, server.games.get(controller.session.id).seed);
+  assert.equal(replay(3, controller.game.seed, controller.game.log).score, controller.game.score);
 });
 
 /** Play to the end of the game, keeping playing past a win. */

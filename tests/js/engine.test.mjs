@@ -4,8 +4,12 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
 
+import crypto from 'node:crypto';
+
+import { Blake2b } from '../../src/game2048/web/static/js/blake2b.js';
 import {
-  Game, MAX_UNDOS, RecordError, SIZES, TARGETS, canMove, maxTileFor, replay, slide, slideRow, spawnChoice,
+  Game, MAX_UNDOS, RecordError, SIZES, TARGETS, canMove, gameKey, isSeed, maxTileFor, replay, secretWord, slide,
+  slideRow, spawnChoice,
 } from '../../src/game2048/web/static/js/engine.js';
 
 // GAME2048_VECTORS may name another vectors file (for example, one just regenerated).
@@ -116,6 +120,61 @@ test('spawn draws match the shared vectors', needVectors, () => {
     const got = spawnChoice(v.seed, v.index, v.empty);
     assert.deepEqual([got.ordinal, got.tile], [v.ordinal, v.tile], JSON.stringify(v));
   }
+});
+
+test('BLAKE2b is the one of RFC 7693, across block boundaries', () => {
+  const abc = new Blake2b().word(new TextEncoder().encode('abc'));
+  assert.equal(abc, 0x0d4d1c983fa580ban); // RFC 7693 appendix A: the digest starts ba 80 a5 3f 98 1c 4d 0d
+  for (const n of [0, 1, 111, 127, 128, 129, 256, 257, 1000]) {
+    const message = new Uint8Array(n).map((_, i) => (i * 7 + n) & 255);
+    const want = crypto.createHash('blake2b512').update(message).digest().readBigUInt64LE(0);
+    assert.equal(new Blake2b().word(message), want, `${n} bytes`);
+  }
+});
+
+test('secret seeds are 32 lowercase hex digits, integer seeds 0 <= seed < 2^53', needVectors, () => {
+  assert.ok(isSeed('00112233445566778899aabbccddeeff') && isSeed(0) && isSeed(2 ** 53 - 1));
+  for (const seed of vectors.bad_seeds) {
+    assert.equal(isSeed(seed), false, JSON.stringify(seed));
+    assert.throws(() => replay(4, seed, ''), RangeError, JSON.stringify(seed));
+    if (seed !== null) assert.throws(() => new Game(4, seed), RangeError, JSON.stringify(seed));
+  }
+});
+
+test('secret seed words are keyed BLAKE2b of index and attempt, as in Python', needVectors, () => {
+  for (const v of vectors.secret_words) {
+    assert.equal(secretWord(gameKey(v.seed), v.index, v.attempt), BigInt(v.word), JSON.stringify(v));
+  }
+});
+
+test('secret seed draws match the shared vectors', needVectors, () => {
+  for (const v of vectors.secret_spawn) {
+    const got = spawnChoice(v.seed, v.index, v.empty);
+    assert.deepEqual([got.ordinal, got.tile], [v.ordinal, v.tile], JSON.stringify(v));
+  }
+});
+
+test('a rejected attempt is followed by the next one, as in the shared vectors', needVectors, () => {
+  assert.ok(vectors.secret_rejections.some((v) => v.rejected > 1));
+  for (const v of vectors.secret_rejections) {
+    const got = spawnChoice(v.seed, v.index, v.empty, gameKey(v.seed), BigInt(v.limit));
+    assert.deepEqual([got.ordinal, got.tile], [v.ordinal, v.tile], JSON.stringify(v));
+    assert.notDeepEqual(spawnChoice(v.seed, v.index, v.empty), got);
+  }
+});
+
+test('a game with a secret seed replays, and undo brings the same tile again', () => {
+  const seed = '0f1e2d3c4b5a69788796a5b4c3d2e1f0';
+  const g = new Game(4, seed);
+  for (let i = 0; i < 60 && !g.over; i++) g.move(g.legalMoves()[i % g.legalMoves().length]);
+  const after = g.board;
+  const last = g.log.at(-1);
+  g.undo();
+  g.move(last);
+  assert.deepEqual(g.board, after);
+  const r = replay(4, seed, g.log);
+  assert.deepEqual([r.board, r.score, r.seed, r.record()], [g.board, g.score, seed, g.record()]);
+  assert.notDeepEqual(new Game(4, seed.replace('0f', '0e')).board, new Game(4, seed).board);
 });
 
 test('row slides match the shared vectors', needVectors, () => {

@@ -1,9 +1,10 @@
 """The browser engine replays random records of every size exactly like the Python engine.
 
-Records are random games (seeded, every size, random legal moves with undos
-mixed in, one in four with a letter changed so that it may be a bad record);
-one Node process replays them all with ``static/js/engine.js`` and the two
-engines must agree field by field, down to the position of a bad record's fault.
+Records are random games (seeded, half with integer and half with secret
+seeds, every size, random legal moves with undos mixed in, one in four with a
+letter changed so that it may be a bad record); one Node process replays them
+all with ``static/js/engine.js`` and the two engines must agree field by
+field, down to the position of a bad record's fault.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ def python_result(size: int, seed: int, log: str) -> dict[str, object]:
             "max_tile": g.max_tile, "ranked": g.ranked}
 
 
-def random_record(rnd: random.Random, size: int) -> tuple[int, int, str]:
-    seed = rnd.randrange(2**53)
+def random_record(rnd: random.Random, size: int) -> tuple[int, int | str, str]:
+    # half with integer seeds (SplitMix64), half with secret seeds (keyed BLAKE2b)
+    seed: int | str = rnd.randrange(2**53) if rnd.random() < 0.5 else f"{rnd.getrandbits(128):032x}"
     game = Game(size, seed)
     for _ in range(rnd.randrange(400)):
         if game.over:

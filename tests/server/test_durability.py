@@ -124,3 +124,30 @@ def test_acknowledged_moves_and_finishes_survive_sigkill(database_url: str, tmp_
                 assert again.status_code == 200 and again.json() == answer
     finally:
         restarted.kill()
+
+
+def test_moves_can_be_made_to_survive_a_power_cut(tmp_path):  # type: ignore[no-untyped-def]
+    """GAME2048_MOVE_DURABILITY=disk: a move's commit is flushed to disk before it is answered
+    (SQLite's synchronous=FULL on the connection moves are written on); anything else is refused."""
+    import pytest
+    from fastapi.testclient import TestClient
+
+    from game2048.server import Settings, create_app
+
+    env = {"GAME2048_MOVE_DURABILITY": "disk", "GAME2048_RATE_LIMIT": "0", "GAME2048_WARM_SOLVER": "0"}
+    settings = Settings.from_env(f"sqlite:///{tmp_path}/disk.sqlite", env=env)
+    assert settings.move_durability == "disk"
+    app = create_app(settings)
+    with TestClient(app) as client:
+        issued = client.post("/api/games", json={"size": 4}).json()
+        for letter in "LRLRUD":
+            body = {"token": issued["token"], "at": 0, "moves": letter}
+            r = client.post(f"/api/games/{issued['id']}/moves", json=body)
+            if r.status_code == 200:
+                break
+        assert r.status_code == 200
+        store = app.state.store
+        with store._connection() as conn:
+            assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with pytest.raises(ValueError, match="GAME2048_MOVE_DURABILITY"):
+        Settings.from_env("sqlite://", env={"GAME2048_MOVE_DURABILITY": "sometimes"})

@@ -64,7 +64,7 @@ def test_migration_0002_keeps_the_games_of_0001(tmp_path):
 
 
 def test_every_migration_upgrades_and_downgrades_in_turn(settings):
-    """0001 → 0002 → 0003 and back down to nothing, step by step, then up to head again."""
+    """0001 → 0002 → ... → head and back down to nothing, step by step, then up to head again."""
     from alembic import command
     from alembic.config import Config
     from alembic.script import ScriptDirectory
@@ -75,7 +75,8 @@ def test_every_migration_upgrades_and_downgrades_in_turn(settings):
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     chain = [s.revision for s in reversed(list(ScriptDirectory.from_config(cfg).walk_revisions()))]
-    assert chain == ["0001", "0002", "0003"]
+    assert chain[:4] == ["0001", "0002", "0003", "0004"]
+    assert chain == [f"{n:04d}" for n in range(1, len(chain) + 1)]  # one line, numbered in order
     engine = make_engine(settings.database_url)
 
     def step(action, target: str) -> set[str]:
@@ -88,9 +89,10 @@ def test_every_migration_upgrades_and_downgrades_in_turn(settings):
         tables = [step(command.upgrade, revision) for revision in chain]
         assert "games" in tables[0] and "daily_tries" not in tables[0]
         assert "daily_tries" in tables[1] and "reviews" not in tables[1]
-        assert "reviews" in tables[2]
-        assert step(command.downgrade, "0002") == tables[1]
-        assert step(command.downgrade, "0001") == tables[0]
+        assert "reviews" in tables[2] and "game_moves" not in tables[2]
+        assert "game_moves" in tables[3]
+        for below in reversed(range(len(chain) - 1)):
+            assert step(command.downgrade, chain[below]) == tables[below]
         assert step(command.downgrade, "base") == set()
         migrate(engine)
         with engine.connect() as conn:

@@ -141,3 +141,39 @@ def test_idle_games_in_redis_expire_and_their_rows_go(redis_app):
     assert store.purge(utc_now(), timedelta(days=7)) == 1
     assert api.moves(idle.issued, idle.at, "L").status_code == 404
     assert store.redis.ttl(store._keys(api.start(3)["id"])[0]) > 6 * 24 * 3600
+
+
+def test_a_move_appends_its_letters_and_never_rewrites_the_log(app, api):  # type: ignore[no-untyped-def]
+    """What a move writes does not grow with the game: the row keeps the position, each move's
+    letters are a row of their own, and the finish writes the whole log once."""
+    from sqlalchemy import func, select
+
+    from game2048.server.storage.models import GameMoveRow
+
+    played = api.served(4, 40)
+    game_id = played.issued["id"]
+    with app.state.sessions() as s:
+        row = s.get(GameRow, game_id)
+        assert row.log == "" and row.at == 40
+        chunks = s.scalars(select(GameMoveRow.letters).where(GameMoveRow.game_id == game_id)
+                           .order_by(GameMoveRow.at)).all()
+        assert "".join(chunks) == played.log and len(chunks) == 40
+    assert app.state.store.load(game_id, log=False).log == ""
+    assert app.state.store.load(game_id).log == played.log
+    assert api.finish(played.issued).status_code == 200
+    with app.state.sessions() as s:
+        assert s.get(GameRow, game_id).log == played.log
+        left = select(func.count()).select_from(GameMoveRow).where(GameMoveRow.game_id == game_id)
+        assert s.scalar(left) == 0
+
+
+def test_the_next_move_of_a_game_this_process_just_moved_reads_nothing(app, api, monkeypatch):  # type: ignore[no-untyped-def]
+    played = api.served(4, 3)
+    store = app.state.store
+    loads: list[bool] = []
+    real = store.load
+    monkeypatch.setattr(store, "load", lambda game_id, log=True: loads.append(log) or real(game_id, log=log))
+    for _ in range(5):
+        api.play_on(played, 1)
+    assert loads == []  # each move was one write, from the game kept in memory
+    assert api.state(played.issued).json()["log"] == played.log  # and the store has every letter

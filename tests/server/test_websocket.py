@@ -11,7 +11,7 @@ from game2048 import replay
 
 from .conftest import next_move
 
-POSITION = {"op", "at", "board", "score", "over", "won", "undos_left", "ranked", "tile"}
+POSITION = {"op", "at", "board", "score", "over", "won", "undos_left", "ranked", "tile", "applied", "tiles"}
 
 
 def test_a_game_played_over_the_socket_matches_http_and_is_revealed_at_the_finish(api):
@@ -105,3 +105,38 @@ def test_a_message_nested_at_any_depth_gets_the_422_http_gives(api, depth):
         assert ws.receive_json()["status"] == 422
         ws.send_text('{"op": "moves", "token": "t", "at": 1' + "0" * 50 + ', "moves": "L"}')
         assert ws.receive_json()["status"] == 422  # a number of 50 digits, as over HTTP
+
+
+def test_keys_sent_before_their_tiles_were_known_are_played_or_dropped_like_keys_against_a_wall(api):
+    """skip_illegal: a batch of keys pressed while the page waited; what the rules refuse is dropped,
+    the answer lists what was played with each tile, and sending it again is a retry."""
+    from game2048 import slide
+
+    issued = api.start(3)
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        board, at = issued["board"], 0
+
+        def against_a_wall(board):  # type: ignore[no-untyped-def]
+            return [x for x, d in (("U", "up"), ("D", "down"), ("L", "left"), ("R", "right"))
+                    if slide(board, d)[0] == board]
+
+        while not against_a_wall(board) or at < 4:
+            ws.send_json({"op": "moves", "token": issued["token"], "at": at, "moves": next_move(board)})
+            answer = ws.receive_json()
+            board, at = answer["board"], answer["at"]
+        blocked = against_a_wall(board)
+        keys = [*blocked[:1], next_move(board), "L", "R", "U", "D"][:6]
+        message = {"op": "moves", "token": issued["token"], "at": at, "moves": "".join(keys),
+                   "skip_illegal": True}
+        ws.send_json(message)
+        first = ws.receive_json()
+        assert "error" not in first, first
+        assert first["applied"] and len(first["applied"]) < len(keys)
+        assert first["at"] == at + len(first["applied"])
+        assert len(first["tiles"]) == len(first["applied"])
+        assert first["tiles"][-1] == first["tile"]
+        ws.send_json(message)  # the same keys again (a lost answer): the same answer, nothing played twice
+        again = ws.receive_json()
+        assert {**again, "op": 0} == {**first, "op": 0}
+        ws.send_json({"op": "state", "token": issued["token"]})
+        assert ws.receive_json()["at"] == first["at"]

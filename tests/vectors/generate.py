@@ -3,8 +3,16 @@
     python tests/vectors/generate.py > tests/vectors/engine.json
 
 The games are played by a seeded mix of random and greedy players, with undos
-sprinkled in, on every board size; ``test_vectors.py`` checks the committed
-file against the Python engine, and ``tests/js`` checks the browser engine.
+sprinkled in, on every board size, with integer seeds (SplitMix64) and with
+secret seeds (keyed BLAKE2b); ``test_vectors.py`` checks the committed file
+against the Python engine, and ``tests/js`` checks the browser engine.
+
+Secret seeds add their own sections: ``secret_words`` (the raw 64-bit words
+of the PRF), ``secret_spawn`` (draws), ``secret_rejections`` (draws under a
+rejection limit lowered on purpose, so that the rejection path runs: no real
+draw is ever rejected) and ``bad_seeds`` (seeds both engines refuse). They
+come from their own random stream, after the integer-seed sections, so those
+stay as they were.
 """
 
 from __future__ import annotations
@@ -15,7 +23,7 @@ import sys
 
 from game2048 import Game, RecordError, replay, slide, slide_row
 from game2048.rules import DIRECTIONS, LETTERS, SIZES
-from game2048.spawn import MAX_SEED, spawn_choice
+from game2048.spawn import MAX_SEED, game_key, secret_word, spawn_choice
 
 WORKED = [
     [2, 2, 2, 2], [4, 2, 2, 0], [2, 2, 4, 0], [2, 2, 2, 0], [2, 0, 0, 2], [8, 4, 4, 8],
@@ -95,6 +103,70 @@ def game_case(game: Game) -> dict[str, object]:
     }
 
 
+def secret_seed(rnd: random.Random) -> str:
+    return f"{rnd.getrandbits(128):032x}"
+
+
+def rejected_draw(seed: str, index: int, empty: int, rejections: int) -> dict[str, object] | None:
+    """The draw when a limit just low enough rejects the first ``rejections`` attempts, if one does."""
+    key = game_key(seed)
+    words = [secret_word(key, index, a) for a in range(rejections + 1)]
+    limit = min(words[:rejections])
+    if words[rejections] >= limit:
+        return None
+    r = words[rejections] % (10 * empty)
+    return {"seed": seed, "index": index, "empty": empty, "limit": str(limit), "rejected": rejections,
+            "ordinal": r // 10, "tile": 4 if r % 10 == 0 else 2}
+
+
+def secret_sections(games: list[dict[str, object]], bad: list[dict[str, object]]) -> dict[str, object]:
+    """Everything about secret seeds: its own random stream, games appended to ``games`` and ``bad``."""
+    rnd = random.Random(128)
+    words = []
+    for seed in ["000102030405060708090a0b0c0d0e0f", *(secret_seed(rnd) for _ in range(7))]:
+        for index, attempt in ((0, 0), (1, 0), (0, 1), (rnd.randrange(5000), 0), (rnd.randrange(5000), 2)):
+            words.append({"seed": seed, "index": index, "attempt": attempt,
+                          "word": str(secret_word(game_key(seed), index, attempt))})
+    spawns = []
+    for _ in range(200):
+        seed, index, empty = secret_seed(rnd), rnd.randrange(5000), rnd.randint(1, 36)
+        ordinal, exp = spawn_choice(seed, index, empty)
+        spawns.append({"seed": seed, "index": index, "empty": empty, "ordinal": ordinal, "tile": 1 << exp})
+    rejections: list[dict[str, object]] = []
+    while len(rejections) < 6:
+        seed, index, empty = secret_seed(rnd), rnd.randrange(5000), rnd.randint(1, 36)
+        case = rejected_draw(seed, index, empty, 1 + len(rejections) % 3)
+        if case:
+            rejections.append(case)
+    secret_games = []
+    for size in SIZES:
+        for k in range(15):
+            style = "greedy" if k % 2 else "random"
+            limit = rnd.choice([0, 1, 5, 40, 400, 3000])
+            secret_games.append(game_case(play(size, secret_seed(rnd), rnd, style, limit)))
+    # one 3x3 win: seeds 0 to 18 lose under this lookahead, 19 wins (starting there saves minutes)
+    for seed in range(19, 50):
+        game = Game(3, f"{seed:032x}")
+        while not game.over and not game.won:
+            game.move(lookahead(game.board))
+        if game.won:
+            secret_games.append(game_case(game))
+            break
+    games.extend(secret_games)
+    for case in secret_games[::5]:
+        for mutated in [case["log"] + "Q", "Z" + case["log"]]:
+            try:
+                replay(case["size"], case["seed"], mutated)
+            except RecordError as exc:
+                bad.append(
+                    {"size": case["size"], "seed": case["seed"], "log": mutated, "position": exc.position}
+                )
+    bad_seeds = ["", "0" * 31, "0" * 33, "0123456789ABCDEF0123456789abcdef", "g" * 32, " " + "0" * 31,
+                 "0x" + "0" * 30, -1, MAX_SEED, 1.5, None, True, [0], "12345"]
+    return {"secret_words": words, "secret_spawn": spawns, "secret_rejections": rejections,
+            "bad_seeds": bad_seeds}
+
+
 def main() -> None:
     rnd = random.Random(2048)
     spawns = []
@@ -152,6 +224,7 @@ def main() -> None:
             "slide": slides,
             "games": games,
             "bad_records": bad,
+            **secret_sections(games, bad),
         },
         sys.stdout,
         separators=(",", ":"),

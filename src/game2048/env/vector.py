@@ -22,23 +22,39 @@ from gymnasium.vector.utils import batch_space
 
 from ..rules import DEFAULT_SIZE, check_size
 from . import kernels
-from .contract import action_space, check_reset_seed, next_game_seed, observation_space, text
+from .contract import (
+    OBSERVATIONS,
+    REWARDS,
+    action_space,
+    check_choice,
+    check_reset_seed,
+    encode,
+    next_game_seed,
+    observation_space,
+    reward_of,
+    text,
+)
 
 
 class Game2048VectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     """``num_envs`` boards of one size; ``step`` moves them all in one numba call."""
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi"]}
+    metadata: ClassVar[dict[str, Any]] = {
+        "autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": ["ansi", "rgb_array"],
+    }
 
-    def __init__(self, num_envs: int = 1, size: int = DEFAULT_SIZE, render_mode: str | None = None) -> None:
+    def __init__(self, num_envs: int = 1, size: int = DEFAULT_SIZE, render_mode: str | None = None, *,
+                 observation: str = "exponents", reward: str = "score") -> None:
         if type(num_envs) is not int or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         self.size = n = check_size(size)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.render_mode = render_mode
+        self.observation = check_choice("observation", observation, OBSERVATIONS)
+        self.reward = check_choice("reward", reward, REWARDS)
         self.num_envs = num_envs
-        self.single_observation_space = observation_space(n)
+        self.single_observation_space = observation_space(n, observation)
         self.single_action_space = action_space()
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
@@ -100,19 +116,53 @@ class Game2048VectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         opening = self._over.copy()
         for i in np.flatnonzero(opening):
             self._seeds[i] = next_game_seed(self._rng(i))
+        tiles = np.count_nonzero(self._boards, axis=1) if self.reward == "merges" else None
         self._run(actions.astype(np.int64, copy=False), opening)
+        if self.reward == "score":
+            rewards = self._rewards.copy()
+        else:
+            merges = 0 if tiles is None else tiles + 1 - np.count_nonzero(self._boards, axis=1)
+            rewards = reward_of(self.reward, self._rewards, merges, ~(self._illegal | opening))
         return (
             self._observations(),
-            self._rewards.copy(),
+            rewards,
             self._over.copy(),
             np.zeros(self.num_envs, dtype=np.bool_),
             self._infos(),
         )
 
-    def render(self) -> tuple[str, ...] | None:
+    def action_masks(self) -> np.ndarray:
+        """(num_envs, 4) booleans, which actions the next ``step`` accepts as moves.
+
+        A finished board's next step opens a new game whatever its action, so
+        its row is all True (``info["action_mask"]`` shows it as all False).
+        """
+        masks = self._masks.copy()
+        masks[self._over] = True
+        return masks
+
+    def open_now(self, boards: np.ndarray) -> None:
+        """Open the next game on the finished boards ``boards`` (indices) at once, not on the next step.
+
+        For callers that reset in the step that ends a game (stable-baselines3); the
+        games are the ones the next step would have opened.
+        """
+        for i in boards:
+            self._seeds[i] = next_game_seed(self._rng(i))
+            board = self._boards[i]
+            self._keys[i] = kernels.open_game(board, self._seeds[i])
+            self._spawns[i], self._scores[i] = 2, 0
+            self._over[i] = not kernels.legal(board, self.size, self._masks[i])
+            self._max_tiles[i] = 1 << int(board.max())
+
+    def render(self) -> tuple[str, ...] | tuple[np.ndarray, ...] | None:
+        boards = self._exponents()
         if self.render_mode == "ansi":
-            boards = self._observations()
             return tuple(text(boards[i], int(self._scores[i])) for i in range(self.num_envs))
+        if self.render_mode == "rgb_array":
+            from .picture import frame
+
+            return tuple(frame(board) for board in boards)
         return None
 
     def _rng(self, i: int) -> np.random.Generator:
@@ -127,8 +177,11 @@ class Game2048VectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             self._rewards, self._illegal, self._over, self._masks, self._max_tiles,
         )  # fmt: skip
 
-    def _observations(self) -> np.ndarray:
+    def _exponents(self) -> np.ndarray:
         return self._boards.reshape(self.num_envs, self.size, self.size).copy()
+
+    def _observations(self) -> np.ndarray:
+        return encode(self._boards.reshape(self.num_envs, self.size, self.size), self.size, self.observation)
 
     def _infos(self) -> dict[str, Any]:
         return {

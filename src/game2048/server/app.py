@@ -89,6 +89,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     finally:
         purging.cancel()
         await asyncio.to_thread(review_queue.stop)
+        app.state.store.close()
         gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
 
 
@@ -143,7 +144,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.answers = AnswerCache(settings.answer_ttl)
     app.state.open_sockets = Counter()  # per client address (live/socket.py)
-    app.state.store = make_store(engine, settings.redis_url, settings.idle_days)
+    app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -9,13 +11,15 @@ import typer
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help="Database URL (sqlite:///file or postgresql://...); default DATABASE_URL, "
                      "else an SQLite file in your data directory."),
     ] = None,
-    workers: Annotated[int, typer.Option(help="Worker processes (use PostgreSQL when more than 1).")] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Worker processes (use PostgreSQL when more than 1).", min=1)
+    ] = 1,
     proxy_headers: Annotated[
         bool, typer.Option(help="Trust X-Forwarded-For from FORWARDED_ALLOW_IPS (behind a proxy).")
     ] = False,
@@ -23,13 +27,19 @@ def serve(
     """Serve the web game, the leaderboards and the JSON API (OpenAPI at /openapi.json)."""
     import os
 
-    import uvicorn
+    try:
+        import uvicorn
 
+        from .app import create_app
+    except ModuleNotFoundError as exc:
+        typer.echo(f"error: game2048 serve needs the server extra ({exc.name} is missing): "
+                   "pip install 'game2048[server]'", err=True)
+        raise typer.Exit(code=1) from None
     from .config import UVICORN_LIMITS, Settings
     from .limits.connections import GuardedHTTP
 
     if not 1 <= port <= 65535:
-        typer.echo(f"game2048: --port must be 1 to 65535, got {port}", err=True)
+        typer.echo(f"error: --port must be 1 to 65535, got {port}", err=True)
         raise typer.Exit(2)
     from ..site import PagesMissing
 
@@ -38,19 +48,21 @@ def serve(
 
         site.router  # noqa: B018 - every page imports now, before anything listens
     except PagesMissing as exc:
-        typer.echo(f"game2048: {exc}", err=True)
+        typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
-    settings = Settings.from_env(db)
+    with _startup_errors():
+        settings = Settings.from_env(db)
     if workers > 1:
         from sqlalchemy.orm import sessionmaker
 
         from .storage.db import load_secret, make_engine, migrate
 
         # migrate and make the secret once here, so the workers find both ready
-        engine = make_engine(settings.database_url)
-        migrate(engine)
-        load_secret(sessionmaker(engine), settings.secret)
-        engine.dispose()
+        with _startup_errors():
+            engine = make_engine(settings.database_url)
+            migrate(engine)
+            load_secret(sessionmaker(engine), settings.secret)
+            engine.dispose()
         # each worker builds its own app from the environment
         os.environ["DATABASE_URL"] = settings.database_url
         metrics_dir = _shared_metrics_dir()
@@ -68,12 +80,25 @@ def serve(
 
                 shutil.rmtree(metrics_dir, ignore_errors=True)
         return
-    from .app import create_app
-
-    app = create_app(settings)
+    with _startup_errors():
+        app = create_app(settings)
     typer.echo(f"game2048: serving on http://{host}:{port}/")
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
                 access_log=False, http=GuardedHTTP, **UVICORN_LIMITS)  # type: ignore[arg-type]
+
+
+@contextmanager
+def _startup_errors() -> Iterator[None]:
+    """A setting the server cannot start with (a database URL, a rate limit) ends ``serve`` with one
+    ``error:`` line and status 1, not a traceback."""
+    from sqlalchemy.exc import ArgumentError, OperationalError
+
+    try:
+        yield
+    except (ValueError, ArgumentError, OperationalError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        typer.echo(f"error: cannot start the server: {first}", err=True)
+        raise typer.Exit(code=1) from None
 
 
 def _shared_metrics_dir() -> str | None:

@@ -86,6 +86,9 @@ class Settings:
     daily_tries: int = DEFAULT_DAILY_TRIES
     #: Unfinished games with no move for this many days are removed.
     idle_days: float = DEFAULT_IDLE_DAYS
+    #: ``"process"``: an acknowledged move survives a killed server process (the default);
+    #: ``"disk"``: it survives a power cut too, its commit flushed to disk before the answer.
+    move_durability: str = "process"
     max_body: int = MAX_BODY
     #: Seconds to deliver a request body (408 after).
     body_deadline: float = BODY_DEADLINE
@@ -127,6 +130,7 @@ class Settings:
         GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint),
         GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_IDLE_DAYS,
         GAME2048_BODY_DEADLINE (seconds to deliver a request body, 30),
+        GAME2048_MOVE_DURABILITY (``process`` or ``disk``, see docs/deploy.md),
         GAME2048_CPU_BUDGET (CPU seconds of verification per client, ``"10/minute"``; 0 off, as is
         every limit when GAME2048_RATE_LIMIT is 0), GAME2048_HINT_CPU_BUDGET (the same for hints,
         ``"30/minute"``).
@@ -143,6 +147,7 @@ class Settings:
             move_rate_limit="0" if off else env.get("GAME2048_MOVE_RATE_LIMIT", DEFAULT_MOVE_RATE_LIMIT),
             daily_tries=_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
             idle_days=_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
+            move_durability=_durability(env.get("GAME2048_MOVE_DURABILITY")),
             cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),
             hint_cpu_budget="0" if off else env.get("GAME2048_HINT_CPU_BUDGET", DEFAULT_HINT_CPU_BUDGET),
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
@@ -190,7 +195,7 @@ def _seconds(text: str | None, default: float) -> float:
 
 @dataclass(frozen=True)
 class ReviewSettings:
-    """How this process takes part in reviewing games (``server/reviews.py``, ``docs/deploy.md``)."""
+    """How this process takes part in reviewing games (``server/reviews/``, ``docs/deploy.md``)."""
 
     #: Reviews this process runs at once, each in a process of its own (0: it only queues them).
     workers: int = 1
@@ -221,3 +226,13 @@ class ReviewSettings:
             nice=_count(env.get("GAME2048_REVIEW_NICE"), cls.nice),
         )
 
+
+#: What GAME2048_MOVE_DURABILITY may say.
+DURABILITIES = ("process", "disk")
+
+
+def _durability(value: str | None) -> str:
+    chosen = (value or "process").strip().lower()
+    if chosen not in DURABILITIES:
+        raise ValueError(f"GAME2048_MOVE_DURABILITY must be 'process' or 'disk', got {value!r}")
+    return chosen

@@ -8,6 +8,8 @@ import typer
 
 #: Seconds between saves of a long run.
 SAVE_EVERY = 60
+#: Where results go unless --out says otherwise: never into the installed package.
+DEFAULT_OUT = "simulations.json"
 
 
 def simulate(
@@ -19,12 +21,18 @@ def simulate(
             help="Comma-separated, from: random, greedy, corner-greedy, corner-rush, corner, solver-fast."
         ),
     ] = "random,greedy,corner-greedy,corner-rush,corner,solver-fast",
-    first_seed: Annotated[int, typer.Option(help="Seed of the first game; game i has seed first+i.")] = 0,
+    first_seed: Annotated[
+        int, typer.Option(help="Seed of the first game; game i has seed first+i.", min=0)
+    ] = 0,
     jobs: Annotated[int, typer.Option(help="Worker processes.", min=1)] = 2,
     max_moves: Annotated[
         int, typer.Option(help="Stop a game after this many moves (0: play every game to its end).", min=0)
     ] = 0,
-    out: Annotated[str, typer.Option(help="Data file to merge into; default: the one the pages read.")] = "",
+    out: Annotated[
+        str,
+        typer.Option(help="Data file to merge into (default: simulations.json in the current directory; "
+                     "the pages read src/game2048/data/simulations.json)."),
+    ] = DEFAULT_OUT,
     fresh: Annotated[
         bool, typer.Option(help="Start a new file instead of merging into the existing one.")
     ] = False,
@@ -32,6 +40,8 @@ def simulate(
     """Play seeded games with each strategy; write what the strategy, boards and solver pages show.
 
     Results are merged by seed into the existing file, so a large measurement can be made in parts.
+    The content pages read the packaged src/game2048/data/simulations.json: give it as --out to
+    refresh their figures from a source checkout.
     """
     import time
     from pathlib import Path
@@ -39,6 +49,7 @@ def simulate(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     from ..rules import SIZES
+    from ..spawn import MAX_SEED
     from . import simulate as sim
 
     try:
@@ -46,16 +57,17 @@ def simulate(
     except ValueError:
         size_list = []
     if not size_list or any(n not in SIZES for n in size_list):
-        typer.echo(f"error: --sizes takes board sizes from {SIZES}, got {sizes!r}", err=True)
-        raise typer.Exit(code=1)
+        raise typer.BadParameter(f"board sizes from {SIZES}, got {sizes!r}", param_hint="--sizes")
     names = [s.strip() for s in strategies.split(",") if s.strip()]
     unknown = [s for s in names if s not in sim.STRATEGIES]
     if not names or unknown:
-        typer.echo(
-            f"error: unknown strategy {', '.join(unknown)!r}; known: {', '.join(sim.STRATEGIES)}", err=True
+        raise typer.BadParameter(
+            f"unknown strategy {', '.join(unknown)!r}; known: {', '.join(sim.STRATEGIES)}",
+            param_hint="--strategies",
         )
-        raise typer.Exit(code=1)
-    path = Path(out) if out else sim.DATA_FILE
+    if first_seed + games > MAX_SEED:
+        raise typer.BadParameter("first seed + games must stay below 2^53", param_hint="--first-seed")
+    path = Path(out)
     try:
         data = sim.empty_data() if fresh else sim.load(path)
     except (OSError, ValueError) as exc:
@@ -82,8 +94,17 @@ def simulate(
             if time.monotonic() - saved_at > SAVE_EVERY:
                 # a long run saves as it goes: stopping it keeps the games already played
                 run = sim.merge(data, pending, command, run)["runs"][-1]
-                sim.save(data, path)
+                _save(sim, data, path)
                 pending, saved_at = [], time.monotonic()
     sim.merge(data, pending, command, run)
-    sim.save(data, path)
+    _save(sim, data, path)
     typer.echo(f"{total} games written to {path}")
+
+
+def _save(sim, data, path) -> None:  # type: ignore[no-untyped-def]
+    """``sim.save``, ending the command with one line (status 1) if the file cannot be written."""
+    try:
+        sim.save(data, path)
+    except OSError as exc:
+        typer.echo(f"error: cannot write {path}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(code=1) from None

@@ -143,9 +143,6 @@ STRATEGIES: dict[str, Strategy] = {
     "solver-fast": _solver("fast"),
 }
 
-#: The strategies that need the solver package.
-SOLVER_STRATEGIES = frozenset({"solver-fast"})
-
 
 def encode_board(board: list[list[int]]) -> str:
     """One character per cell, row by row: ``.`` for empty, else the exponent.

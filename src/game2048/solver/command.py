@@ -55,6 +55,7 @@ def solve(
 
     from ..rules import SIZES
     from ..spawn import MAX_SEED
+    from .compiling import ensure_compiled
     from .play import GameResult, play_result, summarise
     from .search import PRESETS
 
@@ -85,6 +86,7 @@ def solve(
         TextColumn("games"),
         TimeElapsedColumn(),
     )
+    ensure_compiled()  # here, once, before the progress bar and the workers
     with Progress(*columns, console=err, transient=as_json) as progress:
         bar = progress.add_task("games", total=games)
         if jobs == 1:

@@ -160,7 +160,7 @@ def review(
     *,
     start_board: Sequence[Sequence[int]] | None = None,
     progress: Progress | None = None,
-) -> dict[str, Any]:
+) -> Review:
     """Grade every move of the game ``(size, seed, log)`` with the solver's ``preset``.
 
     Returns ``{size, seed, preset, accuracy, counts, moves}``: ``moves`` has
@@ -174,6 +174,7 @@ def review(
 
     Raises ``RecordError`` (a ``ValueError``) for a record the rules do not
     allow, before any search; ``ValueError`` for a bad size, seed or preset.
+    The dict is a ``Review``: a notebook shows it as a summary and the worst moves.
     """
     _check_preset(preset)
     replay(size, seed, log, start=start_board)
@@ -183,7 +184,54 @@ def review(
         moves.append(entry)
         if progress is not None:
             progress(len(moves), total)
-    return summarise(size, seed, preset, moves)
+    return Review(summarise(size, seed, preset, moves), log=log, start_board=start_board)
+
+
+class Review(dict):  # type: ignore[type-arg]
+    """The dict ``review`` returns, which a notebook shows as its summary and its worst moves.
+
+    It is exactly the JSON dict (``json.dumps`` gives the same text); the log
+    and start board it was made from ride along as attributes, to draw the
+    boards before the worst moves.
+    """
+
+    def __init__(self, result: dict[str, Any], *, log: str = "",
+                 start_board: Sequence[Sequence[int]] | None = None) -> None:
+        super().__init__(result)
+        self.log = log
+        self.start_board = [list(row) for row in start_board] if start_board is not None else None
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        from ..svg import svg
+
+        size, counts = self["size"], self["counts"]
+        head = (f"<p><b>{size}×{size} game, seed {self['seed']}</b>: {len(self['moves'])} moves reviewed "
+                f"({escape(self['preset'])} preset), accuracy <b>{self['accuracy']:.1f}</b></p>")
+        table = "".join(f"<td style='padding:0 8px'>{name}: {counts[name]}</td>" for name in CLASSES)
+        bad = worst(self["moves"])
+        if not bad:
+            return f"{head}<table><tr>{table}</tr></table><p>Every move was as good as the solver's.</p>"
+        boards = boards_before(size, self["seed"], self.log, {m["n"] for m in bad}, self.start_board)
+        figures = "".join(
+            f'<figure style="margin:0 6px;flex:none;text-align:center">'
+            f'{svg(boards[m["n"]], size=150, arrow=m["best"]) if m["n"] in boards else ""}'
+            f'<figcaption style="font:12px sans-serif">move {m["n"]}: played {m["played"]} '
+            f'{ARROWS[m["played"]]}, better {m["best"]} {ARROWS[m["best"]]}<br>{m["class"]}, '
+            f'loss {m["loss"]:.3g}</figcaption></figure>'
+            for m in bad
+        )
+        return (f"{head}<table><tr>{table}</tr></table><p>Worst moves (the arrow is the better move):</p>"
+                f'<div style="display:flex;overflow-x:auto">{figures}</div>')
+
+
+def boards_before(size: int, seed: int, log: str, wanted: set[int],
+                  start: Sequence[Sequence[int]] | None = None) -> dict[int, list[list[int]]]:
+    """The board before the letters at 1-based positions ``wanted`` of ``log`` (played from ``start``)."""
+    from ..record import positions
+
+    return {n + 1: game.board for n, game in positions(size, seed, log, start=start) if n + 1 in wanted}
 
 
 def worst(moves: Iterable[dict[str, Any]], count: int = 5) -> list[dict[str, Any]]:

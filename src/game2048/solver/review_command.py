@@ -7,7 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
-from ..record_file import fail, read_record_file
+from ..record_file import fail
+from ..record_file import read_record as read_record_file
 
 #: Games with more moves than this show a progress bar (on a terminal).
 PROGRESS_FROM = 200
@@ -18,17 +19,7 @@ def read_record(file: str) -> tuple[int, int, str, list[list[int]] | None]:
     bad one. ``start`` is the board a practice game began from (the record's ``start.board``, as
     ``GET /api/games/{id}`` serves it), None for an opening."""
     record = read_record_file(file)
-    size, seed, log = record["size"], record["seed"], record["log"]
-    if type(size) is not int or type(seed) is not int or not isinstance(log, str):
-        fail("size and seed must be integers and log a string")
-    start = record.get("start")
-    if start is None:
-        return size, seed, log, None
-    board = start.get("board") if isinstance(start, dict) else None
-    if not (isinstance(board, list) and all(isinstance(row, list) for row in board)
-            and all(type(v) is int for row in board for v in row)):
-        fail('start must be null or {"board": rows of tile values, 0 for empty, "score": integer}')
-    return size, seed, log, board
+    return record.size, record.seed, record.log, record.start
 
 
 def draw(board: list[list[int]]) -> list[str]:
@@ -62,14 +53,6 @@ def summary_lines(result: dict[str, Any], boards: dict[int, list[list[int]]]) ->
     return lines
 
 
-def boards_before(size: int, seed: int, log: str, wanted: set[int],
-                  start: list[list[int]] | None = None) -> dict[int, list[list[int]]]:
-    """The board before the letters at 1-based positions ``wanted`` of ``log`` (played from ``start``)."""
-    from ..record import positions
-
-    return {n + 1: game.board for n, game in positions(size, seed, log, start=start) if n + 1 in wanted}
-
-
 def review(
     file: Annotated[str, typer.Argument(
         help="JSON record {size, seed, log[, start]}; '-' reads standard input.")],
@@ -82,13 +65,15 @@ def review(
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from .review import graded_count, worst
+    from .compiling import ensure_compiled
+    from .review import boards_before, graded_count, worst
     from .review import review as run_review
     from .search import PRESETS
 
     if preset not in PRESETS:
         raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
     size, seed, log, start = read_record(file)
+    ensure_compiled()  # a first compile says so before the progress bar starts
     err = Console(stderr=True)
     total = graded_count(log)
     show = err.is_terminal and total > PROGRESS_FROM

@@ -22,6 +22,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ..rules import DIRECTIONS, Direction, check_size, exponent
+from .compiling import ensure_compiled
 from .heuristic import HEURISTICS, Heuristic
 
 if TYPE_CHECKING:
@@ -170,6 +171,7 @@ def search_values(
     every core) spreads a 3x3 or 4x4 search over threads without changing it.
     ``stats``, if given, gets ``nodes``: the chance nodes expanded in all.
     """
+    ensure_compiled()
     n = len(exps)
     flat = [e for row in exps for e in row]
     if depth is None:
@@ -324,6 +326,7 @@ def analyse(
         raise ValueError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
     if threads is not None and not _whole(threads, 1, 1 << 16):
         raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
+    ensure_compiled()  # before the clock starts: a first compile must not eat the time limit
     nodes = None
     deadline = None
     if time_limit is not None:

@@ -40,7 +40,7 @@ class Finished:
     """A finished game: its seed is known now, and the server may have ranked it."""
 
     score: int
-    seed: int | None
+    seed: int | str | None  # a ranked game's revealed seed is a secret seed (a string)
     ranked: bool
     rank: int | None = None
 
@@ -76,16 +76,21 @@ def _state(game: Game) -> State:
 class LocalDealer:
     """Tiles drawn here from a seed: practice games, never ranked by a server.
 
-    The first game uses ``seed`` (a random one if None); each later game a
-    fresh random seed.
+    The first game uses ``seed`` (a random one if None), or goes on with
+    ``resume``, a game left in progress; each later game a fresh random seed.
     """
 
-    def __init__(self, size: int, seed: int | None = None) -> None:
+    def __init__(self, size: int, seed: int | None = None, *, resume: Game | None = None) -> None:
         self.size = size
         self._next_seed = seed
+        #: a game left in progress: the first ``open`` goes on with it
+        self._resume = resume
         self.game: Game | None = None
 
     def open(self) -> State:
+        if self._resume is not None:
+            self.game, self._resume = self._resume, None
+            return _state(self.game)
         seed = secrets.randbelow(MAX_SEED) if self._next_seed is None else self._next_seed
         self._next_seed = None
         self.game = Game(self.size, seed)

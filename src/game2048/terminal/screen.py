@@ -3,8 +3,8 @@
 curses is in Python's standard library on Linux and macOS and does all this
 game needs (keys, colours, redraw on resize), so the terminal game adds no
 dependency. Tiles take the browser game's colours (``svg.palette``), matched
-to the nearest of the terminal's 256 or 8 colours; without colours, tiles
-are drawn in reverse video. The board shrinks to fit: it works at 80x24 for
+to the nearest of the terminal's 256 or 8 colours; without colours (or with
+``NO_COLOR`` set), tiles are drawn in reverse video. The board shrinks to fit: it works at 80x24 for
 every size, and long numbers are shortened (131072 -> 128k) when a cell is
 too narrow.
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import curses
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -133,7 +134,8 @@ class Colours:
 
     def __init__(self) -> None:
         colours = palette("light")
-        self.enabled = curses.has_colors()
+        # https://no-color.org: a set, non-empty NO_COLOR means no colours
+        self.enabled = curses.has_colors() and not os.environ.get("NO_COLOR")
         self.board = self.cell = curses.A_NORMAL
         self.tiles: list[int] = []
         if not self.enabled:

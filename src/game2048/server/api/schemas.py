@@ -31,7 +31,9 @@ class NewGameIn(_Strict):
 Board = list[list[int]]
 NAME_HELP = (f"Nickname, 1 to {NAME_MAX} characters after cleaning (see `game2048.server.records.names`); "
              "a refused name answers 422 with a `code` that starts with `name_`.")
-Token = Field(max_length=128, description="The token from POST /api/games; it is never put in a URL.")
+#: Characters in a game token at most (the server's are 36).
+MAX_TOKEN = 128
+Token = Field(max_length=MAX_TOKEN, description="The token from POST /api/games; it is never put in a URL.")
 
 
 class TileOut(BaseModel):
@@ -49,13 +51,26 @@ class PositionOut(BaseModel):
     undos_left: int
     ranked: bool = Field(description="No undo was used (hint or autoplay, told at the finish, unrank too).")
     tile: TileOut | None = Field(None, description=(
-        "Where the tile dealt by the last letter landed; null when that letter was an undo, or in a state."))
+        "Where the tile dealt by the last letter landed; null when that letter was an undo."))
+    applied: str | None = Field(None, description="With skip_illegal: the letters played, in order.")
+    tiles: list[TileOut | None] | None = Field(None, description=(
+        "With skip_illegal: the tile of each letter played (null for an undo)."))
 
     @classmethod
     def of(cls, p: live.Position) -> PositionOut:
-        tile = None if p.tile is None else TileOut(row=p.tile[0], col=p.tile[1], value=p.tile[2])
-        return cls(at=p.at, board=p.board, score=p.score, over=p.over, won=p.won, undos_left=p.undos_left,
-                   ranked=p.ranked, tile=tile)
+        return cls.model_validate(answer(p))
+
+
+def answer(p: live.Position) -> dict[str, object]:
+    """A position as the API answers it (``PositionOut``'s fields), without building the model:
+    what the socket sends for every move."""
+    return {"at": p.at, "board": p.board, "score": p.score, "over": p.over, "won": p.won,
+            "undos_left": p.undos_left, "ranked": p.ranked, "tile": _tile(p.tile), "applied": p.applied,
+            "tiles": None if p.tiles is None else [_tile(t) for t in p.tiles]}
+
+
+def _tile(tile: tuple[int, int, int] | None) -> dict[str, int] | None:
+    return None if tile is None else {"row": tile[0], "col": tile[1], "value": tile[2]}
 
 
 class NewGameOut(BaseModel):
@@ -77,6 +92,9 @@ class MovesIn(_Strict):
     at: int = Field(ge=0, le=MAX_LOG, description="The length of the game's log as the client knows it.")
     moves: str = Field(min_length=1, max_length=MAX_MOVES,
                        description=f"1 to {MAX_MOVES} letters: U D L R moves, Z undo; applied in order.")
+    skip_illegal: bool = Field(False, description=(
+        "Drop a letter the rules refuse instead of refusing the request (keys pressed before their "
+        "tiles were known); the answer's `applied` and `tiles` say what was played."))
 
 
 class TokenIn(_Strict):

@@ -6,10 +6,12 @@ call); ``state`` says where a game stands; ``finish`` turns it into its
 record, checked by the server's own replay, and reveals the seed.
 
 A move costs the same however long the game is: the store keeps a snapshot
-of the position (``Game.snapshot``) beside the log, and new letters are
-applied to it. ``at`` is the length of the log; a request names the ``at`` it
-was made from, so a retry is recognised and answered as the first time, and
-a fork (other letters from an earlier ``at``) is refused.
+of the position (``Game.snapshot``) beside the log, new letters are applied
+to it and appended to the log, and the game this process played last is
+kept in memory (``_Recent``), so the next move on it is one write. ``at`` is
+the length of the log; a request names the ``at`` it was made from, so a
+retry is recognised and answered as the first time, and a fork (other letters
+from an earlier ``at``) is refused.
 
 >>> deadline_for("daily", date(2026, 3, 1)).isoformat()
 '2026-03-02T00:10:00+00:00'
@@ -21,13 +23,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
-from time import monotonic, thread_time
+from time import monotonic, perf_counter
 
 from sqlalchemy.orm import Session, sessionmaker
 
-from ...game import Game
+from ...game import Game, Snapshot
 from ...limits import MAX_LOG, MAX_MOVES
 from ...record import refusal, replay
 from ...rules import LETTERS, SIZES, UNDO_LETTER
@@ -51,31 +53,47 @@ Charge = Callable[[], AbstractContextManager[None]]
 
 
 class _Recent:
-    """Games this process saved lately, by (id, at): the next move usually comes here again
-    (a WebSocket stays with one worker), and then needs no resuming from the snapshot.
+    """Games this process saved lately, by (id, at), as the store has them (without the log) and
+    as a ``Game``: the next move usually comes here again (a WebSocket stays with one worker),
+    and then needs neither a read of the store nor a resume from the snapshot.
 
     Sound because the log only grows: a game has one position for each ``at``,
-    ever. A game is taken out while a request works on it and put back under
-    its new ``at`` once that is saved.
+    ever; another worker's move makes the compare-and-set fail, and the mover
+    reads the store again. A game is taken out while a request works on it and
+    put back under its new ``at`` once that is saved, compacted (``Game.compact``):
+    each entry takes a few kilobytes at most, whatever the game's length, so
+    ``size`` bounds the memory (about 8 MB for 2,048 6x6 games).
     """
 
     def __init__(self, size: int = 2048) -> None:
         self.size = size
-        self._games: OrderedDict[tuple[str, int], Game] = OrderedDict()
+        self._games: OrderedDict[tuple[str, int], tuple[Live, Game]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def take(self, game_id: str, at: int) -> Game | None:
+    def take(self, game_id: str, at: int) -> tuple[Live, Game] | None:
         with self._lock:
             return self._games.pop((game_id, at), None)
 
-    def put(self, game_id: str, at: int, game: Game) -> None:
+    def forget(self, game_id: str | None) -> None:
         with self._lock:
-            self._games[(game_id, at)] = game
+            for key in [k for k in self._games if game_id is None or k[0] == game_id]:
+                del self._games[key]
+
+    def put(self, live: Live, game: Game) -> None:
+        game.compact()
+        with self._lock:
+            self._games[(live.id, live.at)] = (live, game)
             if len(self._games) > self.size:
                 self._games.popitem(last=False)
 
 
 _recent = _Recent()
+
+
+def forget(game_id: str | None = None) -> None:
+    """Drop what this process keeps in memory of game ``game_id`` (of every game when None): for
+    whoever changes a game in the store by hand, so that its next move reads the store again."""
+    _recent.forget(game_id)
 
 
 @dataclass(frozen=True)
@@ -91,6 +109,10 @@ class Position:
     ranked: bool
     #: Where the last letter's tile landed, ``(row, col, value)``; None after an undo or at the opening.
     tile: tuple[int, int, int] | None = None
+    #: With ``skip_illegal``: the letters applied (the others were refused and dropped), and the
+    #: tile of each (None for an undo), so a client can play them out one by one.
+    applied: str | None = None
+    tiles: list[tuple[int, int, int] | None] | None = None
 
 
 @dataclass(frozen=True)
@@ -110,9 +132,37 @@ def deadline_for(mode: str, day: date | None) -> datetime | None:
     return datetime.combine(day + timedelta(days=1), time(0), UTC) + DAILY_GRACE
 
 
-def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None) -> Position:
-    return Position(at, game.board, game.score, game.over, game.won, game.undos_left, game.ranked,
+def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None,
+              board: list[list[int]] | None = None) -> Position:
+    return Position(at, board or game.board, game.score, game.over, game.won, game.undos_left, game.ranked,
                     tile or game.last_tile())
+
+
+
+
+class _Tokens:
+    """Tokens already checked, by game id: a socket's every message carries the same one, and its
+    HMAC costs more than the rest of a move's bookkeeping. Bounded; a wrong token is never kept."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._good: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def check(self, secret: str, game_id: str, token: str) -> bool:
+        with self._lock:
+            if self._good.get(game_id) == token:
+                return True
+        if not check_token(secret, game_id, token):
+            return False
+        with self._lock:
+            self._good[game_id] = token
+            if len(self._good) > self.size:
+                self._good.popitem(last=False)
+        return True
+
+
+_tokens = _Tokens()
 
 
 def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str | None = None,
@@ -142,12 +192,12 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game))
 
 
-def _open(store: LiveStore, secret: str, game_id: str, token: str) -> Live:
-    live = store.load(game_id) if could_be_game_id(game_id) else None
+def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True) -> Live:
+    live = store.load(game_id, log=log) if could_be_game_id(game_id) else None
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
                                "start one with POST /api/games")
-    if not check_token(secret, game_id, token):
+    if not _tokens.check(secret, game_id, token):
         raise ClientError(403, "the token does not belong to this game")
     return live
 
@@ -177,31 +227,46 @@ def _apply(game: Game, moves: str) -> None:
 
 
 def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
-         now: datetime | None = None, charge: Charge | None = None) -> Position:
+         now: datetime | None = None, charge: Charge | None = None, skip_illegal: bool = False) -> Position:
     """Apply ``moves`` (1 to 64 of U D L R Z) to the game at log length ``at``.
 
     All or nothing: an unknown letter, a move the rules refuse or a fourth
-    undo is a 422 and nothing is applied. ``at`` behind the game with exactly
-    the letters played from there is a retry: the same answer as the first
-    time (the last answer costs nothing; an older one is worked out by a
-    replay, run inside ``with charge():``, so it counts against the client's
-    limits). Other letters from behind (a fork), or ``at`` ahead
-    of the game, are a 409, as are moves in a finished game and moves in a
-    daily game after its day ended plus 10 minutes.
+    undo is a 422 and nothing is applied. With ``skip_illegal`` a letter the
+    rules refuse is dropped instead, like a key pressed against a wall (a
+    client sends the keys pressed while it waited, not knowing the tiles yet),
+    and the answer says which letters were applied and the tile of each.
+
+    ``at`` behind the game with exactly the letters played from there is a
+    retry: the same answer as the first time (the last answer costs nothing;
+    an older one is worked out by a replay, run inside ``with charge():``, so
+    it counts against the client's limits). Other letters from behind (a
+    fork), or ``at`` ahead of the game, are a 409, as are moves in a finished
+    game and moves in a daily game after its day ended plus 10 minutes.
     """
     _check_letters(moves)
     if at < 0:
         raise ClientError(422, f"at must be 0 or more, got {at}")
     now = now or utc_now()
+    kept = _recent.take(game_id, at) if _tokens.check(secret, game_id, token) else None
     for _ in range(ATTEMPTS):
-        live = _open(store, secret, game_id, token)
+        if kept is not None:  # this process made the game's last move: nothing to read
+            live, game = kept
+            kept = None
+        else:
+            live = _open(store, secret, game_id, token, log=False)
+            game = None
         snapshot = _in_play(live)
         new = moves
         if at > live.at:
             raise ClientError(409, f"at is {at} but the game has {live.at} moves; "
                                    "ask for its state and go on from there")
         if at < live.at:
+            live = _open(store, secret, game_id, token)  # a retry or a fork: the log tells which
+            if at > live.at:
+                continue  # the game changed meanwhile
             played = live.log[at:]
+            if skip_illegal:  # which letters were dropped depends on the tiles: replay to see
+                return _skipping_retry(live, at, moves, charge)
             if played.startswith(moves):  # a retry: these letters are what was played from `at`
                 return _answer_at(live, at + len(moves), charge)
             if not moves.startswith(played):
@@ -215,23 +280,62 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
         if deadline is not None and now > deadline:
             raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
                                    "finish it to rank the position it reached")
-        cpu = thread_time()
-        game = _recent.take(live.id, live.at) or Game.resume(snapshot)
-        _apply(game, new)
+        # the metric's clock is the wall's: a thread's CPU clock costs more to read (a system call,
+        # 6 us to over 100 us on a busy machine) than the rest of a move's bookkeeping
+        started = perf_counter()
+        remembered = game is not None
+        if game is None:
+            held = _recent.take(live.id, live.at)
+            game = held[1] if held is not None else Game.resume(snapshot)
+        if skip_illegal:
+            new, tiles = _skipping(game, new)
+            if not new:  # every key met a wall: nothing to store
+                if remembered:
+                    continue  # unless the store says otherwise (a game finished elsewhere)
+                _recent.put(live, game)
+                return replace(_position(live.at, game, _stored_tile(snapshot)), applied="", tiles=[])
+        elif remembered:
+            if game.play(new) != len(new):
+                continue  # refused: the store says why (the game may have been finished elsewhere)
+        else:
+            _apply(game, new)
         # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
-        saved = Live(live.id, live.size, live.seed, live.mode, live.day, live.at + len(new), live.log + new,
-                     {**game.snapshot(), "tile": game.last_tile()})
-        if store.save(saved, live.at, now):
-            _recent.put(saved.id, saved.at, game)
-            metrics.count_moves(len(new), thread_time() - cpu)
-            return _position(saved.at, game)
+        tile = game.last_tile()
+        position = {**game.snapshot(), "tile": tile}
+        if store.save(live.id, live.at, new, position, now):
+            answer = _position(live.at + len(new), game, tile, position["board"])  # type: ignore[arg-type]
+            head = Live(live.id, live.size, live.seed, live.mode, live.day, answer.at, "", position)
+            _recent.put(head, game)
+            metrics.count_moves(len(new), perf_counter() - started)
+            return replace(answer, applied=new, tiles=tiles) if skip_illegal else answer
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
+
+
+def _skipping(game: Game, letters: str) -> tuple[str, list[tuple[int, int, int] | None]]:
+    """Play each letter the rules allow, dropping the others: the letters played and their tiles."""
+    applied, tiles = [], []
+    for letter in letters:
+        if game.play(letter) == 1:
+            applied.append(letter)
+            tiles.append(game.last_tile())
+    return "".join(applied), tiles
+
+
+def _skipping_retry(live: Live, at: int, moves: str, charge: Charge | None) -> Position:
+    """A ``skip_illegal`` request from behind the game: a retry if skipping ``moves`` from ``at``
+    plays exactly what the log has there (answered as the first time), else a fork."""
+    with charge() if charge is not None else nullcontext():
+        game = replay(live.size, live.seed, live.log[:at])
+    applied, tiles = _skipping(game, moves)
+    if not live.log[at:].startswith(applied):
+        raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
+                               "fork (undo is the only way back)")
+    return replace(_position(at + len(applied), game), applied=applied, tiles=tiles)
 
 
 def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:
     if at == live.at:
-        tile = live.snapshot.get("tile")  # type: ignore[union-attr]
-        return _position(at, Game.resume(live.snapshot), tuple(tile) if tile else None)  # type: ignore[arg-type]
+        return _position(at, Game.resume(live.snapshot), _stored_tile(live.snapshot))  # type: ignore[arg-type]
     with charge() if charge is not None else nullcontext():
         return _position(at, replay(live.size, live.seed, live.log[:at]))
 
@@ -245,8 +349,14 @@ class State:
 def state(store: LiveStore, secret: str, game_id: str, *, token: str) -> State:
     """Where the game stands, and its log so far (for the player who holds the token)."""
     live = _open(store, secret, game_id, token)
-    game = Game.resume(_in_play(live))
-    return State(_position(live.at, game), live.log)
+    snapshot = _in_play(live)
+    return State(_position(live.at, Game.resume(snapshot), _stored_tile(snapshot)), live.log)
+
+
+def _stored_tile(snapshot: Snapshot) -> tuple[int, int, int] | None:
+    """The last letter's tile as the snapshot keeps it (see ``play``)."""
+    tile = snapshot.get("tile")
+    return tuple(tile) if isinstance(tile, (list, tuple)) and len(tile) == 3 else None  # type: ignore[return-value]
 
 
 def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
@@ -291,6 +401,7 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         ranked = game.ranked and not helped
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
                   "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked}
+        _recent.take(live.id, live.at)  # no move after the finish may be played from memory
         if store.finish(live, live.at, record):
             with sessions() as session:
                 return finish_answer(session, live.id)

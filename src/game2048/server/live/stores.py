@@ -6,28 +6,46 @@ a hash and a log string per game, the database keeping only what the game
 was issued as and, once finished, its record).
 
 Every change is a compare-and-set on ``at``, the length of the game's log:
-``save(game, expected_at)`` writes only if the stored ``at`` is still the one
-the caller read, so two workers can never both extend a game; the loser
-re-reads. Durability (see docs/deploy.md): a saved move survives a killed
-server process; a finish is flushed to disk before it is acknowledged.
+``save(game_id, expected_at, ...)`` writes only if the stored ``at`` is still
+the one the caller read, so two workers can never both extend a game; the
+loser re-reads. A move costs the same however long the game is: it rewrites
+the small position (the snapshot) and appends its letters (a row of
+``game_moves``, or Redis ``APPEND``); only ``load(..., log=True)`` and the
+finish read or write the whole log. Durability (see docs/deploy.md): a saved
+move survives a killed server process; a finish is flushed to disk before it
+is acknowledged.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, and_, delete, func, insert, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from ...game import Snapshot
 from ..records.records import rank_query
 from ..storage.db import one_writer_for
-from ..storage.models import DailyTryRow, GameRow
+from ..storage.models import DailyTryRow, GameMoveRow, GameRow
 
 #: Daily-try counters are dropped this long after their day began.
 TRIES_KEPT = timedelta(days=2)
@@ -59,12 +77,15 @@ class LiveStore(ABC):
         """Keep a new game (``at`` 0, its opening snapshot)."""
 
     @abstractmethod
-    def load(self, game_id: str) -> Live | None:
-        """The game, finished or in play; None if there is no such game (or it was removed)."""
+    def load(self, game_id: str, *, log: bool = True) -> Live | None:
+        """The game, finished or in play; None if there is no such game (or it was removed).
+        With ``log=False`` its ``log`` is left empty: a move needs only the position."""
 
     @abstractmethod
-    def save(self, game: Live, expected_at: int, now: datetime) -> bool:
-        """Store ``game`` (its new at, log and snapshot) if the stored ``at`` is still ``expected_at``."""
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
+        """Append ``added`` to the game's log and store ``snapshot`` as its position, if the stored
+        ``at`` is still ``expected_at`` and the game is not finished (the new ``at`` is
+        ``expected_at + len(added)``)."""
 
     @abstractmethod
     def finish(self, game: Live, expected_at: int, record: dict[str, Any]) -> bool:
@@ -80,6 +101,9 @@ class LiveStore(ABC):
     def purge(self, now: datetime, idle: timedelta) -> int:
         """Remove games in play with no move for ``idle`` and old try counters; how many games went."""
 
+    def close(self) -> None:  # noqa: B027 - most stores hold nothing of their own
+        """Let go of the connections the store keeps for itself (when the app stops)."""
+
 
 def _live_from_row(row: Any) -> Live:
     return Live(row.id, row.size, row.seed, row.mode, row.day, row.at, row.log or "",
@@ -91,39 +115,95 @@ _COLUMNS = (GameRow.id, GameRow.size, GameRow.seed, GameRow.mode, GameRow.day, G
 
 
 class DatabaseStore(LiveStore):
-    """Games in play in their ``games`` row: one UPDATE ... WHERE id = ? AND at = ? a move.
+    """Games in play in their ``games`` row, their letters appended to ``game_moves``.
 
-    Loading and saving a move go to the driver directly (plain SQL on a pooled
-    connection): they are the hot path, and building SQLAlchemy statements
+    A move is one compare-and-set UPDATE of the row's ``at`` and position plus
+    one INSERT of its letters, in one transaction (on PostgreSQL one statement,
+    so one round trip). ``touched_at`` (indexed, for the idle purge) is written
+    at most once an hour, so PostgreSQL can update the row in place (HOT).
+    Loading and saving go to the driver directly, on a connection each thread
+    keeps: they are the hot path, and the pool's and SQLAlchemy's bookkeeping
     cost more than the database work itself.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    #: ``touched_at`` is moved forward only when it is older than this.
+    TOUCH_EVERY = timedelta(hours=1)
+
+    def __init__(self, engine: Engine, durability: str = "process") -> None:
         self.engine = engine
         self.sqlite = self.in_process = engine.dialect.name == "sqlite"
+        self.to_disk = durability == "disk"
         self._writer = one_writer_for(engine)
         p = "?" if self.sqlite else "%s"
-        self._load_sql = ("SELECT id, size, seed, mode, day, at, log, live, finished_at FROM games "
-                          f"WHERE id = {p}")
-        self._save_sql = (f"UPDATE games SET at = {p}, log = {p}, live = {p}, touched_at = {p} "
-                          f"WHERE id = {p} AND at = {p} AND finished_at IS NULL")
+        self._head_sql = f"SELECT id, size, seed, mode, day, at, live, finished_at FROM games WHERE id = {p}"
+        # one statement, so one consistent view: what the row had before moves were appended
+        # (older games; all of it once finished), then the appended letters in order
+        self._log_sql = (f"SELECT -1, log FROM games WHERE id = {p} "
+                         f"UNION ALL SELECT at, letters FROM game_moves WHERE game_id = {p} ORDER BY 1")
+        update = (f"UPDATE games SET at = {p}, live = {p}, touched_at = CASE WHEN touched_at IS NULL OR "
+                  f"touched_at < {p} THEN {p} ELSE touched_at END "
+                  f"WHERE id = {p} AND at = {p} AND finished_at IS NULL")
+        append = f"INSERT INTO game_moves (game_id, at, letters) VALUES ({p}, {p}, {p})"
+        if self.sqlite:
+            self._save_sql = (update, append)
+        else:  # one statement: the letters are appended only if the compare-and-set matched
+            self._save_sql = (f"WITH moved AS ({update} RETURNING id) "
+                              "INSERT INTO game_moves (game_id, at, letters) SELECT id, %s, %s FROM moved",)
         self._own = threading.local()
-
-    def _connection(self) -> Any:
-        """A driver connection: on SQLite each thread keeps one of its own (opening a file is
-        cheap, the pool's bookkeeping is not, at a move's scale); elsewhere one from the pool."""
         if not self.sqlite:
-            return self.engine.raw_connection()
+            self._moves = create_engine(engine.url, pool_size=MOVE_CONNECTIONS, max_overflow=0,
+                                        pool_pre_ping=False, pool_reset_on_return=None,
+                                        isolation_level="AUTOCOMMIT")
+            event.listen(self._moves, "connect", _moves_session_on_disk if self.to_disk else _moves_session)
+
+    @contextlib.contextmanager
+    def _connection(self) -> Iterator[Any]:
+        """A driver connection for the hot path. SQLite: this thread's own, made like every other
+        connection of the engine (WAL, NORMAL) and kept (opening a file is cheap, the pool's
+        bookkeeping is not, at a move's scale). PostgreSQL: one of a small pool of its own
+        (``MOVE_CONNECTIONS``, no overflow, so none is opened and closed under load), in autocommit
+        with ``synchronous_commit`` off (a move survives a killed server, like SQLite's NORMAL).
+        A connection that failed is dropped: the next call makes a new one (a database that
+        restarted leaves every kept connection dead)."""
+        if not self.sqlite:
+            conn = self._moves.raw_connection()
+            try:
+                yield conn
+            except BaseException:
+                conn.invalidate()
+                raise
+            conn.close()  # back to the pool
+            return
         conn = getattr(self._own, "conn", None)
         if conn is None:
             pooled = self.engine.raw_connection()
-            pooled.detach()  # made like every other connection of the engine (WAL, NORMAL), then ours
+            pooled.detach()
             conn = self._own.conn = pooled.dbapi_connection
-        return conn
+            if self.to_disk:  # each move's commit flushed to disk (the WAL fsynced)
+                conn.execute("PRAGMA synchronous=FULL")
+        try:
+            yield conn
+        except BaseException:
+            self._own.conn = None
+            with contextlib.suppress(Exception):  # already broken, or only this transaction
+                conn.rollback()
+                conn.close()
+            raise
 
-    def _release(self, conn: Any) -> None:
+    def _query(self, sql: str, params: tuple[Any, ...], *, every: bool = False) -> Any:
+        """The first row (or ``every`` row) of a read."""
+        with self._connection() as conn:
+            cur = conn.cursor()
+            cur.execute(sql, params)
+            rows = cur.fetchall() if every else cur.fetchone()
+            cur.close()
+            if self.sqlite:
+                conn.commit()  # ends the read: a kept connection must not hold a snapshot
+        return rows
+
+    def close(self) -> None:
         if not self.sqlite:
-            conn.close()
+            self._moves.dispose()
 
     def create(self, game: Live, now: datetime) -> None:
         with self._writer, self.engine.begin() as conn:
@@ -132,46 +212,44 @@ class DatabaseStore(LiveStore):
                 ranked=False, at=0, log="", live=json.dumps(game.snapshot), touched_at=now,
             ))
 
-    def load(self, game_id: str) -> Live | None:
-        conn = self._connection()
-        try:
-            cur = conn.cursor()
-            cur.execute(self._load_sql, (game_id,))
-            row = cur.fetchone()
-            cur.close()
-            if not self.sqlite:
-                conn.rollback()
-        finally:
-            self._release(conn)
+    def load(self, game_id: str, *, log: bool = True) -> Live | None:
+        row = self._query(self._head_sql, (game_id,))
         if row is None:
             return None
-        game_id, size, seed, mode, day, at, log, live, finished_at = row
+        game_id, size, seed, mode, day, at, live, finished_at = row
         if isinstance(day, str):  # SQLite keeps dates as ISO text
             day = date.fromisoformat(day)
-        return Live(game_id, size, seed, mode, day, at, log or "", json.loads(live) if live else None,
+        letters = ""
+        if log:
+            parts = self._query(self._log_sql, (game_id, game_id), every=True)
+            # read after the position: moves saved meanwhile only add letters, past ``at``
+            letters = "".join(part or "" for _, part in parts)[:at]
+        return Live(game_id, size, seed, mode, day, at, letters, json.loads(live) if live else None,
                     finished_at is not None)
 
-    def save(self, game: Live, expected_at: int, now: datetime) -> bool:
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
         # SQLite keeps naive UTC text in SQLAlchemy's format; PostgreSQL takes the datetime
-        touched: object = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else now
-        params = (game.at, game.log, json.dumps(game.snapshot, separators=(",", ":")), touched, game.id,
-                  expected_at)
-        with self._writer:
-            conn = self._connection()
-            try:
-                cur = conn.cursor()
-                if not self.sqlite:
-                    # a move survives a killed server without waiting for the disk (like SQLite's NORMAL)
-                    cur.execute("SET LOCAL synchronous_commit TO OFF")
-                cur.execute(self._save_sql, params)
+        stale = now - self.TOUCH_EVERY
+        if self.sqlite:
+            stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+            stale_stamp: object = stale.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+        else:
+            stamp, stale_stamp = now, stale  # type: ignore[assignment]
+        position = json.dumps(snapshot, separators=(",", ":"))
+        moved = (expected_at + len(added), position, stale_stamp, stamp, game_id, expected_at)
+        with self._writer, self._connection() as conn:
+            cur = conn.cursor()
+            if self.sqlite:
+                update, append = self._save_sql
+                cur.execute(update, moved)
                 done = cur.rowcount == 1
-                cur.close()
+                if done:
+                    cur.execute(append, (game_id, expected_at, added))
                 conn.commit()
-            except BaseException:
-                conn.rollback()
-                raise
-            finally:
-                self._release(conn)
+            else:
+                cur.execute(self._save_sql[0], (*moved, expected_at, added))
+                done = cur.rowcount == 1
+            cur.close()
         return done
 
     def finish(self, game: Live, expected_at: int, record: dict[str, Any]) -> bool:
@@ -181,21 +259,43 @@ class DatabaseStore(LiveStore):
             .values(live=None, **record)
         )
         with durable(self.engine) as conn:
-            return _finished(conn, statement, game, record)
+            if not _finished(conn, statement, game, record):
+                return False
+            conn.execute(delete(GameMoveRow).where(GameMoveRow.game_id == game.id))  # the log has them all
+            return True
 
     def count_try(self, client: str, day: date, size: int, limit: int) -> bool:
         return count_try_in_database(self.engine, client, day, size, limit)
 
     def purge(self, now: datetime, idle: timedelta) -> int:
         cutoff = now - idle
+        idle_games = select(GameRow.id).where(
+            GameRow.finished_at.is_(None),
+            or_(GameRow.touched_at < cutoff, and_(GameRow.touched_at.is_(None), GameRow.created_at < cutoff)),
+        )
         with self._writer, self.engine.begin() as conn:
-            gone = conn.execute(delete(GameRow).where(
-                GameRow.finished_at.is_(None),
-                or_(GameRow.touched_at < cutoff,
-                    and_(GameRow.touched_at.is_(None), GameRow.created_at < cutoff)),
-            )).rowcount
+            conn.execute(delete(GameMoveRow).where(GameMoveRow.game_id.in_(idle_games)))
+            gone = conn.execute(delete(GameRow).where(GameRow.id.in_(idle_games))).rowcount
             conn.execute(delete(DailyTryRow).where(DailyTryRow.day < (now - TRIES_KEPT).date()))
         return int(gone or 0)
+
+
+#: Connections a worker keeps to PostgreSQL for moves: enough for the threads that wait on the
+#: database at once; a move that finds them all busy waits for one.
+MOVE_CONNECTIONS = 8
+
+
+def _moves_session(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("SET synchronous_commit TO OFF")
+    cur.close()
+
+
+def _moves_session_on_disk(dbapi_conn: Any, _record: Any) -> None:
+    """PostgreSQL's default: a commit waits for its WAL on disk (concurrent commits share a flush)."""
+    cur = dbapi_conn.cursor()
+    cur.execute("SET synchronous_commit TO ON")
+    cur.close()
 
 
 def _finished(conn: Connection, statement: Any, game: Live, record: dict[str, Any]) -> bool:
@@ -320,27 +420,30 @@ class RedisStore(LiveStore):
             pipe.expire(log_key, self.ttl)
             pipe.execute()
 
-    def load(self, game_id: str) -> Live | None:
+    def load(self, game_id: str, *, log: bool = True) -> Live | None:
         hash_key, log_key = self._keys(game_id)
-        with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hgetall(hash_key)
-            pipe.get(log_key)
-            fields, log = pipe.execute()
+        if log:
+            with self.redis.pipeline(transaction=True) as pipe:
+                pipe.hgetall(hash_key)
+                pipe.get(log_key)
+                fields, log_text = pipe.execute()
+        else:  # a move: the position alone, one round trip whatever the game's length
+            fields, log_text = self.redis.hgetall(hash_key), b""
         if fields:
             f = {k.decode(): v.decode() for k, v in fields.items()}
             return Live(game_id, int(f["size"]), int(f["seed"]), f["mode"],
                         date.fromisoformat(f["day"]) if f["day"] else None, int(f["at"]),
-                        (log or b"").decode(), json.loads(f["snap"]))
+                        (log_text or b"").decode(), json.loads(f["snap"]))
         with self.engine.connect() as conn:
             row = conn.execute(select(*_COLUMNS).where(GameRow.id == game_id)).first()
         if row is None or row.finished_at is None:
             return None  # never issued, or idle too long: its live state expired
         return _live_from_row(row)
 
-    def save(self, game: Live, expected_at: int, now: datetime) -> bool:
-        added = game.log[expected_at:]
-        return bool(self._save(keys=self._keys(game.id),
-                               args=[expected_at, game.at, added, json.dumps(game.snapshot), self.ttl]))
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
+        position = json.dumps(snapshot, separators=(",", ":"))
+        return bool(self._save(keys=self._keys(game_id),
+                               args=[expected_at, expected_at + len(added), added, position, self.ttl]))
 
     def finish(self, game: Live, expected_at: int, record: dict[str, Any]) -> bool:
         keys = self._keys(game.id)
@@ -382,11 +485,13 @@ class RedisStore(LiveStore):
         return len(gone)
 
 
-def make_store(engine: Engine, redis_url: str | None, idle_days: float) -> LiveStore:
-    """Redis when a URL is given, else the database."""
+def make_store(engine: Engine, redis_url: str | None, idle_days: float,
+               durability: str = "process") -> LiveStore:
+    """Redis when a URL is given, else the database. ``durability="disk"``: a saved move is on disk
+    before ``save`` returns (Redis: as its server's ``appendfsync`` says; see docs/deploy.md)."""
     if redis_url:
         return RedisStore(engine, redis_url, timedelta(days=idle_days))
-    return DatabaseStore(engine)
+    return DatabaseStore(engine, durability)
 
 
 def utc_now() -> datetime:

@@ -1,5 +1,5 @@
 """Prometheus metrics: requests by route template, latency, errors, rate-limit refusals,
-verifications and moves dealt with the CPU time they cost.
+verifications and moves dealt with the time they took.
 
 Every counter is made once per process at import. With several workers
 (``game2048 serve --workers N``) each worker writes its samples to files in
@@ -7,19 +7,15 @@ Every counter is made once per process at import. With several workers
 sums them, so any worker answers for all of them.
 
 Other modules count through the small functions here, e.g. when the server
-deals moves of a live game::
+has dealt moves of a live game::
 
-    from .probes import metrics
-    with metrics.dealing(moves=1):
-        ...apply the move...
+    from ..ops import metrics
+    metrics.count_moves(len(letters), perf_counter() - started)
 """
 
 from __future__ import annotations
 
 import os
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -47,8 +43,8 @@ VERIFICATIONS = Histogram("game2048_verification_cpu_seconds", "Verifications (r
                           ["kind", "outcome"], registry=REGISTRY,
                           buckets=(.001, .005, .01, .05, .1, .25, .5, 1, 2, 5))
 MOVES = Counter("game2048_moves_dealt", "Moves of live games applied by the server.", registry=REGISTRY)
-MOVES_CPU = Counter("game2048_moves_cpu_seconds", "CPU time spent applying moves of live games.",
-                    registry=REGISTRY)
+MOVES_TIME = Counter("game2048_moves_seconds", "Time spent applying and storing moves of live games.",
+                     registry=REGISTRY)
 
 
 def observe_request(method: str, route: str, status: int, seconds: float) -> None:
@@ -64,20 +60,10 @@ def observe_verification(kind: str, outcome: str, cpu_seconds: float) -> None:
     VERIFICATIONS.labels(kind, outcome).observe(cpu_seconds)
 
 
-def count_moves(moves: int, cpu_seconds: float) -> None:
-    """Count ``moves`` moves dealt by the server, which took ``cpu_seconds`` of CPU time."""
+def count_moves(moves: int, seconds: float) -> None:
+    """Count ``moves`` moves dealt by the server, which took ``seconds`` to apply and store."""
     MOVES.inc(moves)
-    MOVES_CPU.inc(cpu_seconds)
-
-
-@contextmanager
-def dealing(moves: int = 1) -> Iterator[None]:
-    """Count the block as ``moves`` moves dealt, with the CPU time of this thread it took."""
-    start = time.thread_time()
-    try:
-        yield
-    finally:
-        count_moves(moves, time.thread_time() - start)
+    MOVES_TIME.inc(seconds)
 
 
 def exposition() -> tuple[bytes, str]:

@@ -29,7 +29,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -42,8 +42,6 @@ from ..storage.db import one_writer
 from ..storage.models import GameRow, ReviewRow
 
 log = logging.getLogger(__name__)
-
-Status = Literal["queued", "running", "done", "failed"]
 
 #: A running review whose process has not reported for this long is queued again.
 LEASE = timedelta(minutes=5)

@@ -17,11 +17,12 @@ class Base(DeclarativeBase):
 class GameRow(Base):
     """One game: issued by the server (classic, daily) or sent finished (practice).
 
-    While a game is in play, ``at`` is the length of its log, ``log`` the log so
-    far and ``live`` its position (``Game.snapshot`` as JSON); each move
-    rewrites them together, only if ``at`` is still what the mover read. The
-    finish fields stay empty until it is finished, when ``live`` is dropped.
-    (With ``REDIS_URL`` the game in play lives in Redis instead, see ``live_store``.)
+    While a game is in play, ``at`` is the length of its log and ``live`` its
+    position (``Game.snapshot`` as JSON); each move rewrites them, only if ``at``
+    is still what the mover read, and appends its letters to ``game_moves``
+    (``log`` holds only what a game had before moves were appended). The finish
+    writes the whole ``log`` and drops ``live`` and the appended moves.
+    (With ``REDIS_URL`` the game in play lives in Redis instead, see ``live.stores``.)
     """
 
     __tablename__ = "games"
@@ -53,6 +54,16 @@ class GameRow(Base):
         Index("ix_games_board", "size", "mode", "day", "ranked", "score", "finished_at"),
         Index("ix_games_touched", "touched_at"),
     )
+
+
+class GameMoveRow(Base):
+    """Letters of a game in play, appended by each move: ``at`` is the log length they start at."""
+
+    __tablename__ = "game_moves"
+
+    game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    at: Mapped[int] = mapped_column(Integer, primary_key=True)
+    letters: Mapped[str] = mapped_column(String(64))
 
 
 class DailyTryRow(Base):

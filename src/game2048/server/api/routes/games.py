@@ -66,7 +66,7 @@ def _play(app: FastAPI, client: str, game_id: str, body: MovesIn) -> PositionOut
     count_request(app, "moves", client)
     state = app.state
     p = live.play(state.store, state.secret, game_id, token=body.token, at=body.at, moves=body.moves,
-                  charge=replay_charge(app, client))
+                  charge=replay_charge(app, client), skip_illegal=body.skip_illegal)
     return PositionOut.of(p)
 
 

@@ -9,11 +9,14 @@
 // close, finishEntry, toJSON, and onDealt for tiles that come later. The controller
 // never asks which one it holds. While a dealer is busy (a ranked move is on
 // its way to the server), keys wait in order and are played when it answers.
-import { DEFAULT_SIZE, SIZES, randomSeed } from './engine.js';
+import { DEFAULT_SIZE, SIZES, isSeed, randomSeed } from './engine.js';
 import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
 
 // The name rule and its table load when a name is first needed, not with the page.
 const nameRule = () => import('./names.js');
+
+/** A move unanswered this long makes the page say that it waits for the server. */
+const WAIT_NOTE_MS = 1000;
 
 export class GameController {
   /**
@@ -166,7 +169,10 @@ export class GameController {
     this.announcer.move(result.direction, result, cells, game.score);
     if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
     if (result.spawn) this.#settle(); // dealt here: the move is complete
-    else this.#save(); // the new tile comes with the server's answer (#dealt)
+    else {
+      this.#save(); // the new tile comes with the server's answer (#dealt)
+      this.#waitForServer();
+    }
     this.#changed();
     // The next ranked game is asked for once this one is being played, not at load: a visit
     // that never moves costs the server no second game, and the page's first second no request.
@@ -202,14 +208,50 @@ export class GameController {
     if (game.over) this.#finish();
   }
 
+  /**
+   * A move waits for the server: after a second the page says so, quietly, and if the server
+   * cannot be reached at all it says that the moves wait and the game goes on once it is back.
+   */
+  #waitForServer() {
+    clearTimeout(this.waitTimer);
+    this.waitTimer = setTimeout(() => {
+      if (this.dealer.busy && !this.serverNote) this.#serverNote('waitingServer');
+    }, WAIT_NOTE_MS);
+  }
+
+  #serverNote(key) {
+    this.serverNote = key;
+    this.hud.message(key ? this.i18n.t(key) : '');
+  }
+
   /** What a dealer did after a move returned: a tile arrived, the board was reset, or the game is lost. */
   #dealt(dealer, event) {
     if (this.session?.dealer !== dealer) return; // a late answer for a game no longer shown
+    if (event.type === 'unreachable') {
+      if (this.serverNote !== 'serverUnreachable') this.#serverNote('serverUnreachable');
+      return; // the dealer sends the request again; its answer is the next event
+    }
+    clearTimeout(this.waitTimer);
+    if (this.serverNote) this.#serverNote(null);
     const { game } = this;
     const wasWon = game.won;
     if (event.type === 'tile') {
       this.view.appear(event.cell, event.value);
       this.announcer.spawned(event.cell, event.value, game.size); // the move's sentence waited for it
+      this.#refresh();
+    } else if (event.type === 'steps') {
+      // keys sent together: each one the server played, slid and then its tile, in order
+      for (const step of event.steps) {
+        this.view.play(step.slid, step.result);
+        this.view.appear(step.cell, step.value);
+      }
+      const last = event.steps.at(-1);
+      if (last) {
+        this.announcer.move(last.direction, last.result, game.cells, game.score);
+        this.announcer.spawned(last.cell, last.value, game.size);
+      }
+      this.#raiseBest();
+      this.hud.score(game.score, this.best[this.size] ?? 0, 0);
       this.#refresh();
     } else if (event.type === 'lost') {
       this.keys = [];
@@ -234,6 +276,14 @@ export class GameController {
       if (this.waitingAtWin || this.game.over) {
         this.keys = []; // the banner or the end answers the keys pressed before it
         return;
+      }
+      const run = this.keys.findIndex((k) => k === 'undo');
+      const moves = run === -1 ? this.keys.length : run;
+      if (moves > 1 && this.dealer.moveMany) {
+        // several keys waited: they go together, each played (or dropped at a wall) by the server
+        this.dealer.moveMany(this.keys.splice(0, moves));
+        this.#save();
+        continue;
       }
       const key = this.keys.shift();
       if (key === 'undo') {
@@ -439,7 +489,7 @@ export class GameController {
       const key = answer.ranked ? 'sent' : 'sentUnranked';
       this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
       const current = this.session && this.dealer.finishEntry().id === entry.id;
-      const revealed = entry.kind !== 'record' && Number.isSafeInteger(answer.seed);
+      const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;
       if (current && (revealed || entry.kind === 'record') && isGameId(recordId)) {

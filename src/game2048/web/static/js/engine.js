@@ -4,7 +4,9 @@
 //
 // A board is an array of rows of tile values, 0 for an empty cell. Tile values
 // stay below 2^38 and scores below 2^53, so plain numbers are exact; only the
-// spawn generator needs 64-bit arithmetic, done with BigInt.
+// spawn generators need 64-bit arithmetic, done with BigInt (blake2b.js: halves).
+
+import { Blake2b } from './blake2b.js';
 
 export const SIZES = Object.freeze([3, 4, 5, 6]);
 export const DEFAULT_SIZE = 4;
@@ -35,11 +37,14 @@ export function checkSize(size) {
   return size;
 }
 
+/** Whether `seed` is a seed: an integer 0 <= seed < 2^53, or a secret seed (128 bits as 32 lowercase hex digits). */
+export function isSeed(seed) {
+  return (Number.isSafeInteger(seed) && seed >= 0) || (typeof seed === 'string' && /^[0-9a-f]{32}$/.test(seed));
+}
+
 export function checkSeed(seed) {
-  if (!Number.isSafeInteger(seed) || seed < 0) {
-    throw new RangeError(`seed must be an integer with 0 <= seed < 2^53, got ${seed}`);
-  }
-  return seed;
+  if (isSeed(seed)) return seed;
+  throw new RangeError(`a seed is an integer 0 <= seed < 2^53 or 32 lowercase hex digits, got ${String(seed).slice(0, 40)}`);
 }
 
 function checkDirection(direction) {
@@ -62,19 +67,34 @@ export function mix64(x) {
   return x ^ (x >> 31n);
 }
 
+/** A game's key: mix64(seed), or for a secret seed BLAKE2b keyed with its 16 bytes. */
+export function gameKey(seed) {
+  if (typeof checkSeed(seed) === 'number') return mix64(BigInt(seed));
+  return new Blake2b(Uint8Array.from(seed.match(/../g), (h) => parseInt(h, 16)), 8);
+}
+
+/** Attempt `attempt` (0, 1, ...) of spawn `index` of a game with a secret seed: a 64-bit BigInt. */
+export function secretWord(key, index, attempt) {
+  const view = new DataView(new ArrayBuffer(16));
+  view.setBigUint64(0, BigInt(index), true);
+  view.setBigUint64(8, BigInt(attempt), true);
+  return key.word(new Uint8Array(view.buffer));
+}
+
 /**
  * Spawn `index` of game `seed` on a board with `empty` empty cells:
  * the tile (2 or 4) goes on the `ordinal`-th empty cell in row-major order.
+ * `key` may pass gameKey(seed); `limit`, for tests only, lowers the rejection limit.
  * spawnChoice(12345, 0, 16) -> {ordinal: 2, tile: 2}
  */
-export function spawnChoice(seed, index, empty, key = mix64(BigInt(seed))) {
+export function spawnChoice(seed, index, empty, key = gameKey(seed), limit = undefined) {
   if (!(empty > 0)) throw new RangeError('no empty cell to spawn on');
   const m = BigInt(SPAWN_OUT_OF * empty);
-  const limit = TWO64 - (TWO64 % m);
-  let counter = BigInt(index) * ATTEMPTS;
-  for (let i = 0n; i < ATTEMPTS; i++) {
-    counter += 1n;
-    const z = mix64((key + counter * GAMMA) & MASK64);
+  limit ??= TWO64 - (TWO64 % m);
+  const secret = typeof seed === 'string';
+  const first = BigInt(index) * ATTEMPTS;
+  for (let attempt = 0n; attempt < ATTEMPTS; attempt++) {
+    const z = secret ? secretWord(key, index, attempt) : mix64((key + (first + attempt + 1n) * GAMMA) & MASK64);
     if (z < limit) {
       const r = Number(z % m);
       return { ordinal: Math.floor(r / SPAWN_OUT_OF), tile: r % SPAWN_OUT_OF < FOUR_IN ? 4 : 2 };
@@ -218,7 +238,7 @@ function isTile(v) {
 
 // -- the game ---------------------------------------------------------------
 
-/** A random seed for a game started without the server. */
+/** A random (integer) seed for a game started without the server. */
 export function randomSeed() {
   const words = new Uint32Array(2);
   globalThis.crypto.getRandomValues(words);
@@ -275,7 +295,7 @@ export class Game {
     /** The position a fromBoard game started from; null for a seeded opening. */
     this.startBoard = null;
     this.target = TARGETS[size];
-    this.#key = mix64(BigInt(seed));
+    this.#key = gameKey(seed);
     this.#cells = new Array(size * size).fill(0);
     this.#history = [];
     this.#log = [];

@@ -1,9 +1,11 @@
 // Ranked games: the server deals every tile and keeps the seed until the game
 // is finished. The slide of each move is worked out here at once (the rules
 // are the same on both sides) and the move is sent; the new tile comes with
-// the answer. One request is in flight at a time (the controller queues keys
-// meanwhile); a dropped connection is reopened and the request sent again,
-// which the server answers as a retry.
+// the answer. One request is in flight at a time; the keys pressed meanwhile
+// go together in the next one (moveMany, skip_illegal: the server drops the
+// ones that meet a wall once their tiles are known), so a burst of keys costs
+// about one round trip, not one each. A dropped connection is reopened and the
+// request sent again, which the server answers as a retry.
 import { Game, LETTERS, MAX_UNDOS, TARGETS } from './engine.js';
 
 const RECONNECT_MS = [250, 1000, 2000, 5000, 10000];
@@ -102,6 +104,18 @@ export class ServerDealer {
     return { ...result, spawn: null };
   }
 
+  /**
+   * Send keys pressed while the last answer was on its way, in one request: the server plays
+   * each the rules allow once the tiles before it are known and drops the others, and the
+   * answer comes as a 'steps' event, one step per key played ({direction, result, slid, cell,
+   * value}: the slide, then the server's tile). False if a request is in flight.
+   */
+  moveMany(directions) {
+    if (this.busy || this.lost || !directions.length) return false;
+    this.#send(directions.map((d) => LETTERS[d]).join(''), null, true);
+    return true;
+  }
+
   /** Send an undo; the board goes back when the answer comes (a 'reset' event). */
   undo() {
     if (this.busy || this.lost || !this.game.canUndo) return false;
@@ -121,7 +135,8 @@ export class ServerDealer {
       id: this.id, token: this.token, at: this.at, cells: game.cells, score: game.score, log: game.log.slice(0, this.at),
       undosLeft: game.undosLeft, won: game.won, over: game.over,
       // a move still unanswered is sent again after a reload (the server takes it as a retry)
-      inFlight: this.inFlight && !this.inFlight.state ? { letters: this.inFlight.letters } : null,
+      // (keys sent together are not: nothing of them was drawn, and they are not played again)
+      inFlight: this.inFlight && !this.inFlight.state && !this.inFlight.skip ? { letters: this.inFlight.letters } : null,
     };
   }
 
@@ -155,9 +170,14 @@ export class ServerDealer {
 
   // -- talking to the server ------------------------------------------------
 
-  #send(letters, slid) {
-    this.inFlight = { letters, slid };
-    this.#request({ op: 'moves', token: this.token, at: this.at, moves: letters });
+  #send(letters, slid, skip = false) {
+    this.inFlight = { letters, slid, skip };
+    this.#request(this.#moves(this.inFlight));
+  }
+
+  #moves(sent) {
+    const message = { op: 'moves', token: this.token, at: this.at, moves: sent.letters };
+    return sent.skip ? { ...message, skip_illegal: true } : message;
   }
 
   #request(message) {
@@ -172,7 +192,7 @@ export class ServerDealer {
     }
     const { game } = this;
     const cells = answer.board.flat();
-    let event = { type: 'reset', undo: sent.letters === 'Z' };
+    let event = sent.skip ? this.#steps(answer) : { type: 'reset', undo: sent.letters === 'Z' };
     const { tile } = answer; // where the server's tile landed (none after an undo)
     if (sent.slid && tile) {
       const cell = tile.row * game.size + tile.col;
@@ -180,7 +200,7 @@ export class ServerDealer {
       if (cells.every((v, i) => i === cell || v === sent.slid[i])) event = { type: 'tile', cell, value: tile.value };
     }
     // the answer's log: the server's (after a sync), else what was answered plus these letters
-    game.log = sent.state ? answer.log : game.log.slice(0, this.at) + sent.letters;
+    game.log = sent.state ? answer.log : game.log.slice(0, this.at) + (sent.skip ? answer.applied ?? '' : sent.letters);
     game.moves = movesOf(game.log);
     Object.assign(game, { cells, score: answer.score, over: answer.over, won: answer.won || game.won, undosLeft: answer.undos_left });
     this.at = answer.at;
@@ -192,8 +212,8 @@ export class ServerDealer {
   #refused(answer, sent) {
     if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
       // not an answer about the game: the same request goes again (a retry, to the server)
-      this.link.later(() => this.#request(sent.state ? { op: 'state', token: this.token }
-        : { op: 'moves', token: this.token, at: this.at, moves: sent.letters }));
+      if (answer.status === 0) this.onDealt({ type: 'unreachable' }); // the page says so meanwhile
+      this.link.later(() => this.#request(sent.state ? { op: 'state', token: this.token } : this.#moves(sent)));
       return;
     }
     this.inFlight = null;
@@ -208,6 +228,30 @@ export class ServerDealer {
     this.lost = true;
     this.onDealt({ type: 'lost', message: answer.error ?? `HTTP ${answer.status}` });
     this.#wake();
+  }
+
+  /** The keys the server played of a batch, as slides drawn here and the tiles it dealt. */
+  #steps(answer) {
+    const { size } = this.game;
+    let board = this.game.board;
+    let { score } = this.game;
+    const steps = [];
+    const applied = typeof answer.applied === 'string' ? answer.applied : '';
+    for (let i = 0; i < applied.length; i++) {
+      const tile = answer.tiles?.[i];
+      const probe = Game.fromBoard(board, { score });
+      const result = applied[i] === 'Z' ? null : probe.move(applied[i]);
+      if (!result || !tile) return { type: 'reset', undo: false }; // not what this page can follow
+      const slid = probe.cells;
+      slid[result.spawn.cell] = 0;
+      const cell = tile.row * size + tile.col;
+      const after = slid.slice();
+      after[cell] = tile.value;
+      steps.push({ direction: result.direction, result: { ...result, spawn: null }, slid, cell, value: tile.value });
+      board = Array.from({ length: size }, (_, r) => after.slice(r * size, (r + 1) * size));
+      score = probe.score;
+    }
+    return { type: 'steps', steps, dropped: this.inFlight.letters.length - applied.length };
   }
 
   #wake() {
