@@ -11,7 +11,7 @@ import typer
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help="Database URL (sqlite:///file or postgresql://...); default DATABASE_URL, "
@@ -35,13 +35,9 @@ def serve(
         typer.echo(f"error: game2048 serve needs the server extra ({exc.name} is missing): "
                    "pip install 'game2048[server]'", err=True)
         raise typer.Exit(code=1) from None
+    from ..site import PagesMissing
     from .config import UVICORN_LIMITS, Settings
     from .limits.connections import GuardedHTTP
-
-    if not 1 <= port <= 65535:
-        typer.echo(f"error: --port must be 1 to 65535, got {port}", err=True)
-        raise typer.Exit(2)
-    from ..site import PagesMissing
 
     try:
         from .. import site

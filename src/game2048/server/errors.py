@@ -186,9 +186,13 @@ def store_down(exc: BaseException) -> bool:
 
     if isinstance(exc, PoolTimeout):
         return True
-    if type(exc).__module__.startswith("psycopg") and type(exc).__name__ in (
-            "OperationalError", "InterfaceError"):
-        return True
+    try:  # the driver's own errors: a connection refused, cut (AdminShutdown) or lost
+        import psycopg
+
+        if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+            return True
+    except ImportError:
+        pass
     if isinstance(exc, DBAPIError):
         return bool(exc.connection_invalidated) or type(exc.orig).__name__ in (
             "OperationalError", "InterfaceError", "AdminShutdown", "ConnectionFailure")
