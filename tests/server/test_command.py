@@ -122,11 +122,17 @@ def test_a_worker_freezes_what_it_loaded_before_it_serves(tmp_path: Path):
         gc.unfreeze()
 
 
-def test_serve_refuses_a_port_outside_1_to_65535_in_one_line():
+def test_serve_refuses_a_port_outside_1_to_65535_in_one_line(capsys):
+    import pytest
+
+    from game2048.cli import main
+
     for port in ("74257", "0", "-1"):
-        result = CliRunner().invoke(app, ["serve", "--port", port])
-        assert result.exit_code == 2, result.output
-        assert "--port" in result.output and "serving" not in result.output
+        with pytest.raises(SystemExit) as done:
+            main(["serve", "--port", port])
+        err = capsys.readouterr().err
+        assert done.value.code == 2, err
+        assert err.startswith("error: ") and err.count("\n") == 1 and "--port" in err, err
 
 
 def test_a_page_module_that_fails_to_import_stops_the_start_with_a_clear_message(monkeypatch, tmp_path: Path):

@@ -27,7 +27,7 @@ def test_a_game_played_over_the_socket_matches_http_and_is_revealed_at_the_finis
         http = api.moves(issued, at - 1, log[-1]).json()  # the same retry over HTTP: the same answer
         assert {**http, "op": "moves"} == answer
         ws.send_json({"op": "state", "token": issued["token"]})
-        assert ws.receive_json() == {**answer, "op": "state", "log": log}
+        assert ws.receive_json() == {**answer, "op": "state", "log": log}  # the state says the last tile too
         ws.send_json({"op": "finish", "token": issued["token"], "name": "Socket", "log": log})
         done = ws.receive_json()
     assert done["op"] == "finish" and done["verified"] and done["ranked"]

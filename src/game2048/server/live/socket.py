@@ -81,8 +81,9 @@ async def _exists(app: Any, game_id: str) -> bool:
     if not could_be_game_id(game_id):
         return False
     store = app.state.store
-    found = store.load(game_id) if store.in_process else await run_in_threadpool(store.load, game_id)
-    return found is not None
+    if store.in_process:
+        return store.load(game_id, log=False) is not None
+    return await run_in_threadpool(lambda: store.load(game_id, log=False)) is not None
 
 
 async def _deny(websocket: WebSocket, status: int, message: str, code: int) -> None:
@@ -102,7 +103,8 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
         # the first message must come soon and hold the game's token; after it, silence is idle
         wait = FIRST_MESSAGE if first else app.state.settings.socket_idle
         try:
-            message = await asyncio.wait_for(websocket.receive(), timeout=wait or None)
+            async with asyncio.timeout(wait or None):  # a timer, not a task per message (wait_for's)
+                message = await websocket.receive()
         except TimeoutError:
             reason = "no message with the game's token in time" if first else "idle for too long"
             await _close(websocket, 1008 if first else 1000, reason)
