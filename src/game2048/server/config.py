@@ -38,6 +38,9 @@ UVICORN_LIMITS: dict[str, object] = {
     "backlog": 1024,                 # connections waiting to be accepted
     "h11_max_incomplete_event_size": 16 * 1024,  # request line + headers, with the h11 parser
     "timeout_graceful_shutdown": 10,  # seconds running requests get on shutdown
+    # seconds a worker may take to answer the supervisor's ping: a worker still importing on a
+    # busy machine (spawned, it imports everything again) is not hung, and is not replaced
+    "timeout_worker_healthcheck": 60,
     "ws_max_size": MAX_MESSAGE,      # bytes in one WebSocket message
     "ws_per_message_deflate": False,  # a move is a few hundred bytes: not worth compressing
     "server_header": False,

@@ -68,7 +68,8 @@ OTHER_STATUSES: dict[int, str] = {
     304: "the client's copy (If-None-Match) is current",
     500: "the server could not do the work it was asked for (a review that failed); asking again "
          "will not help",
-    503: "the server cannot take this work now (its review queue is full): see Retry-After",
+    503: "the server cannot take this work now (its review queue is full, or a store it needs is "
+         "unavailable; nothing was changed that was not acknowledged): see Retry-After",
 }
 
 
@@ -161,10 +162,72 @@ def install(app: FastAPI) -> None:
             status, message = 422, f"the body cannot be read: {exc.detail}"
         return JSONResponse({"error": message}, status_code=status, headers=getattr(exc, "headers", None))
 
+    async def unavailable(_request: Request, exc: Exception) -> JSONResponse:
+        if not store_down(exc):
+            return await crash(_request, exc)
+        log.warning("a store is unavailable: %s", str(exc).splitlines()[0] if str(exc) else exc)
+        return JSONResponse(STORE_DOWN, status_code=503, headers={"Retry-After": str(STORE_RETRY)})
+
+    for kind in _store_errors():
+        app.add_exception_handler(kind, unavailable)
+
     @app.exception_handler(Exception)
     async def crash(_request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error", exc_info=exc)
         return JSONResponse({"error": "internal error; nothing was stored"}, status_code=500)
+
+
+#: Seconds a client waits before it asks again when a store is down.
+STORE_RETRY = 5
+STORE_DOWN = {"error": "a store the server needs is unavailable for a moment; try again (what was "
+                       "acknowledged is kept)", "code": "store_unavailable"}
+
+
+def _store_errors() -> list[type[Exception]]:
+    """The exception classes a store that cannot be reached raises (``store_down`` decides)."""
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    kinds: list[type[Exception]] = [DBAPIError, PoolTimeout]
+    try:  # the live store's raw connections raise the driver's own errors
+        import psycopg
+
+        kinds += [psycopg.OperationalError, psycopg.InterfaceError]
+    except ImportError:
+        pass
+    try:
+        import redis
+
+        kinds += [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
+    except ImportError:
+        pass
+    return kinds
+
+
+def store_down(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database or Redis cannot be reached (down, restarting, refusing,
+    too slow): the player may retry, the request was not the client's mistake."""
+    from sqlalchemy.exc import DBAPIError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    if isinstance(exc, PoolTimeout):
+        return True
+    try:  # the driver's own errors: a connection refused, cut (AdminShutdown) or lost
+        import psycopg
+
+        if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+            return True
+    except ImportError:
+        pass
+    if isinstance(exc, DBAPIError):
+        return bool(exc.connection_invalidated) or type(exc.orig).__name__ in (
+            "OperationalError", "InterfaceError", "AdminShutdown", "ConnectionFailure")
+    try:
+        import redis
+    except ImportError:
+        return False
+    return isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
+                            redis.exceptions.BusyLoadingError))
 
 
 def describe_validation(errors: object) -> str:

@@ -47,7 +47,7 @@ from ..api.schemas import (
     answer,
 )
 from ..config import MAX_MESSAGE
-from ..errors import ClientError, describe_validation
+from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
 from ..http.bodies import Unreadable, read_json
 from ..limits.address import client_address
 from ..limits.connections import address_key
@@ -190,7 +190,9 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
             fields = await run_in_threadpool(_run, app, client, game_id, op, body)
     except ClientError as exc:
         return {"op": op, "status": exc.status} | exc.body()
-    except Exception:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
+    except Exception as exc:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
+        if store_down(exc):
+            return {"op": op, "status": 503, **STORE_DOWN, "retry_after": STORE_RETRY}
         log.exception("unhandled error on the play socket")
         return {"op": op, "status": 500, "error": "internal error; nothing was stored"}
     return {"op": op, **fields}

@@ -437,7 +437,11 @@ class RedisStore(LiveStore):
         import redis
 
         self.engine = engine
-        self.redis = redis.Redis.from_url(redis_url)
+        from ..storage.db import STORE_TIMEOUT
+
+        # Redis down or refusing: an error within seconds (503 to the player), never a hang
+        self.redis = redis.Redis.from_url(redis_url, socket_connect_timeout=STORE_TIMEOUT,
+                                          socket_timeout=STORE_TIMEOUT)
         self.ttl = max(1, int(idle.total_seconds()))
         self._save = self.redis.register_script(_SAVE)
         self._close = self.redis.register_script(_CLOSE)

@@ -12,6 +12,7 @@ import hmac
 import ipaddress
 import logging
 import threading
+from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request, Response
@@ -45,12 +46,14 @@ class _Probe:
     def __init__(self) -> None:
         self.lock = threading.Lock()
 
-    def __call__(self, engine: Engine) -> None:
+    def __call__(self, engine: Engine, redis: Any = None) -> None:
         if not self.lock.acquire(blocking=False):
             raise TimeoutError("an earlier readiness probe is still waiting for the database")
         try:
             with engine.connect() as conn:
                 conn.execute(text("SELECT 1"))
+            if redis is not None:
+                redis.ping()
         finally:
             self.lock.release()
 
@@ -61,16 +64,22 @@ _probe = _Probe()
 @router.get("/readyz", response_model=StatusOut, responses={503: {"model": StatusOut,
             "description": "the database did not answer in time"}})
 async def readyz(request: Request, response: Response) -> StatusOut:
-    """200 when the database answers within a couple of seconds, else 503."""
+    """200 when the database (and Redis, with REDIS_URL) answer within a couple of seconds, else 503."""
     try:
         with anyio.fail_after(READY_TIMEOUT):
             # abandoned on timeout: the thread stays stuck on the database, the answer does not
-            await anyio.to_thread.run_sync(_probe, request.app.state.engine, abandon_on_cancel=True)
+            await anyio.to_thread.run_sync(_probe, request.app.state.engine,
+                                           getattr(request.app.state.store, "redis", None),
+                                           abandon_on_cancel=True)
     except Exception as exc:  # unreachable, refusing, or too slow: not ready either way
         log.warning("not ready: %s", str(exc).splitlines()[0] if str(exc) else type(exc).__name__)
         response.status_code = 503
-        return StatusOut(status="database unavailable")
+        return StatusOut(status="redis unavailable" if _is_redis(exc) else "database unavailable")
     return StatusOut(status="ok")
+
+
+def _is_redis(exc: BaseException) -> bool:
+    return type(exc).__module__.startswith("redis")
 
 
 @router.get("/metrics", response_class=Response, responses={

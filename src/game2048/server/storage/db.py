@@ -26,6 +26,10 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 _MIGRATION_LOCK = 2048_0001
 
 
+#: Seconds to connect to PostgreSQL or Redis before the request is answered 503.
+STORE_TIMEOUT = 3
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get WAL, ``synchronous=NORMAL`` and a busy timeout.
 
@@ -34,7 +38,9 @@ def make_engine(url: str) -> Engine:
     """
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        # a database that is down or refusing answers within seconds (a 503 to the player), never a hang
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20, pool_timeout=5,
+                             connect_args={"connect_timeout": STORE_TIMEOUT})
     if parsed.database and parsed.database != ":memory:":
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     engine = create_engine(url, connect_args={"timeout": 30, "check_same_thread": False})
