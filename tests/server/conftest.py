@@ -65,12 +65,18 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return fresh_postgres_schema(request.getfixturevalue("postgres_database"))
 
 
+#: The operator's token for /metrics in the tests' apps (the test client is no loopback client).
+METRICS_TOKEN = "operator"
+METRICS = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+
+
 @pytest.fixture
 def settings(database_url: str) -> Settings:
     from game2048.server.config import normalise_database_url
 
     return Settings(database_url=normalise_database_url(database_url), secret=None, rate_limit="0",
-                    hint_rate_limit="0", move_rate_limit="0", daily_tries=50, engine_check="inline")
+                    hint_rate_limit="0", move_rate_limit="0", daily_tries=50, metrics_token=METRICS_TOKEN,
+                    engine_check="inline")
 
 
 @pytest.fixture

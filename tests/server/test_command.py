@@ -120,3 +120,36 @@ def test_a_worker_freezes_what_it_loaded_before_it_serves(tmp_path: Path):
             assert client.get("/api/leaderboard?size=4").status_code == 200
     finally:
         gc.unfreeze()
+
+
+def test_serve_refuses_a_port_outside_1_to_65535_in_one_line(capsys):
+    import pytest
+
+    from game2048.cli import main
+
+    for port in ("74257", "0", "-1"):
+        with pytest.raises(SystemExit) as done:
+            main(["serve", "--port", port])
+        err = capsys.readouterr().err
+        assert done.value.code == 2, err
+        assert err.startswith("error: ") and err.count("\n") == 1 and "--port" in err, err
+
+
+def test_a_page_module_that_fails_to_import_stops_the_start_with_a_clear_message(monkeypatch, tmp_path: Path):
+    import sys
+
+    import pytest
+    import uvicorn
+
+    import game2048.site as site
+    from game2048.server.app import create_app
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the server started"))
+    monkeypatch.delattr(site, "router", raising=False)  # built again on the next use
+    monkeypatch.delattr(site, "content", raising=False)
+    monkeypatch.setitem(sys.modules, "game2048.site.content", None)  # as a module that cannot import
+    result = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'x.db'}"])
+    assert result.exit_code == 1
+    assert "the site's pages could not be loaded" in result.output and "content" in result.output
+    with pytest.raises(site.PagesMissing, match=r"game2048\.site\.content"):
+        create_app(Settings(database_url=f"sqlite:///{tmp_path / 'y.db'}"))

@@ -12,7 +12,7 @@ from game2048.server import create_app
 from game2048.server.errors import ClientError
 from game2048.server.limits.cpu import REFUSAL_WEIGHT, CpuBudget
 
-from .conftest import next_move
+from .conftest import METRICS, next_move
 
 CLIENT = "testclient"  # the address Starlette's test client sends from
 
@@ -126,7 +126,7 @@ def test_finishing_when_the_budget_is_spent_is_429_and_nothing_is_stored(setting
                               "moves": next_move(issued["board"])})
                 assert ws.receive_json()["at"] == 1
             assert client.get(f"/api/games/{issued['id']}").status_code == 404
-            metrics = client.get("/metrics").text
+            metrics = client.get("/metrics", headers=METRICS).text
             assert 'game2048_rate_limited_total{limit="cpu"}' in metrics
     finally:
         app.state.engine.dispose()

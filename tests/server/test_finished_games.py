@@ -65,3 +65,30 @@ def test_the_page_runs_no_inline_script(api):
     for tag in re.findall(r"<script[^>]*>", html):
         assert 'type="application/json"' in tag or "src=" in tag, tag
     assert not re.search(r"\son[a-z]+=", html)  # no inline event handlers
+
+
+@pytest.mark.parametrize("path", ["/games/{id}", "/api/games/{id}", "/static/js/engine.js"])
+def test_each_encoding_of_an_answer_has_its_own_etag(api, path):
+    issued, _, _ = api.honest(size=6, moves=600)  # a record well over the 500 bytes that get compressed
+    path = path.format(id=issued["id"])
+    plain = api.client.get(path, headers={"accept-encoding": "identity"})
+    packed = api.client.get(path, headers={"accept-encoding": "gzip"})
+    assert "content-encoding" not in plain.headers and packed.headers["content-encoding"] == "gzip"
+    assert plain.headers["etag"] != packed.headers["etag"] and packed.content == plain.content
+    assert "Accept-Encoding" in packed.headers["vary"] and "Accept-Encoding" in plain.headers["vary"]
+    for tag, encoding in ((plain.headers["etag"], "identity"), (packed.headers["etag"], "gzip")):
+        again = api.client.get(path, headers={"accept-encoding": encoding, "if-none-match": tag})
+        assert again.status_code == 304 and again.headers["etag"] == tag, (encoding, again.headers)
+
+
+def test_a_long_page_is_compressed_once_not_on_every_view(api, monkeypatch):
+    import gzip
+
+    issued, _, _ = api.honest(moves=300)
+    calls = []
+    real = gzip.compress
+    monkeypatch.setattr(gzip, "compress", lambda *a, **k: calls.append(1) or real(*a, **k))
+    for _ in range(5):
+        page = api.client.get(f"/games/{issued['id']}", headers={"accept-encoding": "gzip"})
+        assert page.status_code == 200
+    assert len(calls) == 1

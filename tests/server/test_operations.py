@@ -20,7 +20,7 @@ from game2048.server import Settings, create_app
 from game2048.server.http.requestlog import JsonLines
 from game2048.server.ops import metrics
 
-from .conftest import fresh_postgres_schema
+from .conftest import METRICS, fresh_postgres_schema
 
 
 def test_healthz_answers(client):
@@ -105,11 +105,11 @@ def _sample(text: str, name: str, **labels: str) -> float:
 
 
 def test_metrics_count_requests_by_route_template_not_raw_path(api):
-    before = api.client.get("/metrics").text
+    before = api.client.get("/metrics", headers=METRICS).text
     issued, _, _ = api.honest(moves=20)
     api.client.get(f"/api/games/{issued['id']}")
     api.client.get("/api/games/unknown-game")
-    text = api.client.get("/metrics").text
+    text = api.client.get("/metrics", headers=METRICS).text
     route = "/api/games/{game_id}"
     assert _sample(text, "game2048_requests_total", method="GET", route=route, status="200") == \
         _sample(before, "game2048_requests_total", method="GET", route=route, status="200") + 1
@@ -123,9 +123,9 @@ def test_metrics_count_requests_by_route_template_not_raw_path(api):
 
 
 def test_moves_the_server_deals_are_counted(api):
-    before = api.client.get("/metrics").text
+    before = api.client.get("/metrics", headers=METRICS).text
     played = api.served(moves=20)
-    text = api.client.get("/metrics").text
+    text = api.client.get("/metrics", headers=METRICS).text
     dealt = "game2048_moves_dealt_total"
     assert _sample(text, dealt) == _sample(before, dealt) + len(played.log)
     cpu = "game2048_moves_seconds_total"
@@ -133,10 +133,10 @@ def test_moves_the_server_deals_are_counted(api):
 
 
 def test_moves_dealt_are_counted_with_the_time_they_took(client):
-    before = client.get("/metrics").text
+    before = client.get("/metrics", headers=METRICS).text
     metrics.count_moves(3, 0.002)
     metrics.count_moves(2, 0.001)
-    text = client.get("/metrics").text
+    text = client.get("/metrics", headers=METRICS).text
     assert _sample(text, "game2048_moves_dealt_total") == _sample(before, "game2048_moves_dealt_total") + 5
     cpu = "game2048_moves_seconds_total"
     assert _sample(text, cpu) > _sample(before, cpu)
@@ -148,10 +148,11 @@ def test_rate_limit_refusals_are_counted(settings):
     app = create_app(replace(settings, rate_limit="2/minute"))
     try:
         with TestClient(app) as client:
-            before = _sample(client.get("/metrics").text, "game2048_rate_limited_total", limit="games")
+            limited = "game2048_rate_limited_total"
+            before = _sample(client.get("/metrics", headers=METRICS).text, limited, limit="games")
             codes = [client.post("/api/games", json={"size": 4}).status_code for _ in range(4)]
             assert codes.count(429) == 2
-            after = _sample(client.get("/metrics").text, "game2048_rate_limited_total", limit="games")
+            after = _sample(client.get("/metrics", headers=METRICS).text, limited, limit="games")
             assert after == before + 2
     finally:
         app.state.engine.dispose()
@@ -206,3 +207,20 @@ def test_with_several_workers_metrics_sum_every_process(tmp_path):
                           text=True).stdout
     assert _sample(text, "game2048_moves_dealt_total") == 6
     assert _sample(text, "game2048_requests_total", method="GET", route="/healthz", status="200") == 2
+
+
+def test_metrics_answer_the_operator_only(settings):
+    from dataclasses import replace
+
+    for token in (None, "s3cret"):
+        app = create_app(replace(settings, metrics_token=token))
+        try:
+            with TestClient(app, client=("203.0.113.9", 4000)) as outside:
+                assert outside.get("/metrics").status_code == 404
+                assert outside.get("/metrics", headers={"Authorization": "Bearer guess"}).status_code == 404
+                sent = outside.get("/metrics", headers={"Authorization": f"Bearer {token}"})
+                assert sent.status_code == (200 if token else 404)
+            with TestClient(app, client=("127.0.0.1", 4000)) as loopback:
+                assert loopback.get("/metrics").status_code == (404 if token else 200)
+        finally:
+            app.state.engine.dispose()

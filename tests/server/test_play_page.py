@@ -48,24 +48,51 @@ def test_a_chosen_language_is_remembered(client):
     assert "lang=ru" in page.headers["set-cookie"]
 
 
-def test_the_page_describes_itself_and_names_its_translations_absolutely(client):
-    html = client.get("/?lang=ru").text
+PUBLIC = "https://play.example.org"
+
+
+@pytest.fixture
+def published(client):
+    """The client of an app that knows the address it is published at (GAME2048_PUBLIC_URL)."""
+    import dataclasses
+
+    client.app.state.settings = dataclasses.replace(client.app.state.settings, public_url=PUBLIC)
+    return client
+
+
+def test_the_page_describes_itself_and_names_its_translations_absolutely(published):
+    html = published.get("/?lang=ru").text
     assert re.search(r'<meta name="description" content="[^"]{40,}">', html)
     links = dict(re.findall(r'<link rel="alternate" hreflang="([\w-]+)" href="([^"]+)">', html))
     assert links == {
-        "en": "http://testserver/?lang=en", "he": "http://testserver/?lang=he",
-        "ru": "http://testserver/?lang=ru", "th": "http://testserver/?lang=th",
-        "x-default": "http://testserver/",
+        "en": f"{PUBLIC}/?lang=en", "he": f"{PUBLIC}/?lang=he",
+        "ru": f"{PUBLIC}/?lang=ru", "th": f"{PUBLIC}/?lang=th",
+        "x-default": f"{PUBLIC}/",
     }
 
 
 @pytest.mark.parametrize("path", ["/rules", "/strategy", "/boards", "/solver", "/leaderboard"])
-def test_every_page_has_a_description_and_absolute_translations(client, path):
-    html = client.get(f"{path}?lang=he").text
+def test_every_page_has_a_description_and_absolute_translations(published, path):
+    html = published.get(f"{path}?lang=he").text
     description = re.search(r'<meta name="description" content="([^"]*)">', html).group(1)
     assert len(description) >= 40
     hrefs = re.findall(r'<link rel="alternate" hreflang="[\w-]+" href="([^"]+)">', html)
-    assert len(hrefs) == 5 and all(h.startswith(f"http://testserver{path}") for h in hrefs)
+    assert len(hrefs) == 5 and all(h.startswith(f"{PUBLIC}{path}") for h in hrefs)
+
+
+def test_absolute_links_never_come_from_the_host_header(published, client):
+    forged = published.get("/rules", headers={"host": "evil.example"}).text
+    assert "evil.example" not in forged and f'href="{PUBLIC}/rules?lang=en"' in forged
+
+
+def test_without_a_public_address_the_page_names_no_absolute_translations(client):
+    html = client.get("/rules", headers={"host": "evil.example"}).text
+    assert "evil.example" not in html and 'rel="alternate"' not in html
+
+
+@pytest.mark.parametrize("path", ["/leaderboard", "/games/nothing", "/rules"])
+def test_every_page_that_picks_a_language_varies_by_it(client, path):
+    assert "Accept-Language" in client.get(path).headers["vary"]
 
 
 def test_the_page_links_its_files_at_this_releases_addresses(client):

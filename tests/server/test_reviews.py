@@ -487,3 +487,49 @@ def test_the_openapi_description_lists_the_review_statuses(client):
     assert given["202"]["content"]["application/json"]["schema"]["$ref"].endswith("/PendingOut")
     assert all(given[code]["description"] for code in given)
     assert "/games/{game_id}/review" not in paths  # the page is not part of the API
+
+
+def test_the_same_record_kept_five_times_is_reviewed_once(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
+    game = play(4, 77, 30)
+    ids = [qapi.record(game, name=f"copy{i}").json()["id"] for i in range(5)]
+    assert len(set(ids)) == 5
+    for game_id in ids:
+        assert qapi.client.get(f"/api/games/{game_id}/review").status_code == 202
+    assert make_all(queued_app) == 1  # one made; the four others copied when their turn came
+    answers = [qapi.client.get(f"/api/games/{game_id}/review") for game_id in ids]
+    assert all(a.status_code == 200 for a in answers)
+    assert len({json.dumps(a.json()["moves"]) for a in answers}) == 1
+    other = qapi.record(game, name="later").json()["id"]  # asked after it was made: done at once
+    assert qapi.client.get(f"/api/games/{other}/review").status_code == 200
+
+
+def test_the_queue_serves_the_address_served_least_first(queued_app):  # type: ignore[no-untyped-def]
+    greedy = TestClient(queued_app, client=("203.0.113.50", 1))
+    modest = TestClient(queued_app, client=("198.51.100.50", 1))
+    greedy_ids = [Api(greedy).record(play(4, s, 20), name="g").json()["id"] for s in range(1, 4)]
+    for game_id in greedy_ids[:1]:
+        assert greedy.get(f"/api/games/{game_id}/review").status_code == 202
+    assert make_all(queued_app) == 1  # the greedy address was served once this hour
+    for game_id in greedy_ids[1:]:
+        assert greedy.get(f"/api/games/{game_id}/review").status_code == 202
+    late = Api(modest).record(play(4, 9, 20), name="m").json()["id"]
+    assert modest.get(f"/api/games/{late}/review").status_code == 202  # asked last of all
+    with queued_app.state.sessions() as s:
+        job = reviews.claim(s, "w")
+    assert job is not None and job.game_id == late
+
+
+def test_a_reviews_cpu_time_counts_against_who_asked(qapi: Api, queued_app):  # type: ignore[no-untyped-def]
+    charged: list[tuple[str, float]] = []
+    game_id = qapi.record(play(4, 5, 30)).json()["id"]
+    other = qapi.record(play(4, 6, 30)).json()["id"]
+    assert qapi.client.get(f"/api/games/{game_id}/review").status_code == 202
+    queue = reviews.ReviewQueue(queued_app.state.sessions, ReviewSettings(workers=1),
+                                executor=lambda: ThreadPoolExecutor(1),
+                                charge=lambda client, seconds: charged.append((client, seconds)))
+    assert queue.work_once()
+    queue.stop()
+    assert charged and {c for c, _ in charged} == {"testclient"} and sum(s for _, s in charged) > 0
+    queued_app.state.cpu_budget.charge("testclient", 3600.0)  # spent: no new review for it
+    refused = qapi.client.get(f"/api/games/{other}/review")
+    assert refused.status_code == 429 and "Retry-After" in refused.headers

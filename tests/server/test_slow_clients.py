@@ -1,6 +1,7 @@
-"""Slow clients, with real sockets against ``game2048 serve``: stalled uploads hold nothing but
-their own sockets and are closed after the body deadline; behind the nginx configuration of
-docs/deploy.md, a client that stalls in its headers is closed too (uvicorn has no header deadline)."""
+"""Slow and greedy clients, with real sockets against ``game2048 serve``: stalled uploads hold
+nothing but their own sockets and are closed after the body deadline, stalled headers after the
+header deadline (``limits.connections``, with or without the nginx configuration of
+docs/deploy.md), and one address at its connection cap leaves the others playing."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 STALLED = 60
 BODY_DEADLINE = 3  # seconds, short for the test (30 by default)
+HEADER_DEADLINE = 3  # seconds, short for the test (10 by default)
+MAX_CONNECTIONS = 100  # per address (64 by default); the stalls below stay under it
+CROWD = 300
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 
 
@@ -49,7 +53,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
     port = _free_port()
     folder = tmp_path_factory.mktemp("slow")
     env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_BODY_DEADLINE": str(BODY_DEADLINE),
-           "GAME2048_WARM_SOLVER": "0"}
+           "GAME2048_WARM_SOLVER": "0", "GAME2048_HEADER_DEADLINE": str(HEADER_DEADLINE),
+           "GAME2048_MAX_CONNECTIONS": str(MAX_CONNECTIONS)}
     command = Path(sys.executable).with_name("game2048")
     with (folder / "serve.log").open("wb") as log:
         proc = subprocess.Popen([str(command), "serve", "--port", str(port), "--db",
@@ -114,12 +119,69 @@ def test_stalled_uploads_do_not_stop_a_normal_request_and_are_closed(server):
             s.close()
 
 
-def test_stalled_headers_do_not_stop_a_normal_request(server):
+def test_stalled_headers_do_not_stop_a_normal_request_and_are_closed(server):
     sockets = [_stall(server, STALLED_HEADERS) for _ in range(STALLED)]
     try:
-        _answer_within(server, 3)  # uvicorn itself never closes these: the proxy's job, below
+        _answer_within(server, 3)
+        for s in sockets:
+            answer = _closed_or_refused(s, HEADER_DEADLINE + 10)
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:100]
+            assert b"headers did not arrive within" in answer
     finally:
         for s in sockets:
+            s.close()
+
+
+def _idle_socket(port: int, game_id: str) -> socket.socket:
+    """A WebSocket handshake to ``game_id`` that then says nothing."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.sendall(f"GET /api/games/{game_id}/play HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+              "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+              "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    return s
+
+
+def test_one_address_holding_its_cap_leaves_healthz_and_the_others_games_answering(server):
+    import json
+
+    from websockets.sync.client import connect
+
+    from .conftest import next_move
+
+    game = json.loads(urllib.request.urlopen(urllib.request.Request(
+        f"http://127.0.0.1:{server}/api/games", data=b'{"size": 4}',
+        headers={"Content-Type": "application/json"}), timeout=10).read())
+    crowd = []
+    try:
+        for i in range(CROWD):  # idle sockets to a real game, and stalled headers, from one address
+            crowd.append(_idle_socket(server, game["id"]) if i % 2 else _stall(server, STALLED_HEADERS))
+        answers = []
+        for s in crowd[MAX_CONNECTIONS:]:  # beyond the cap: refused at once (429), unless stalls
+            s.settimeout(HEADER_DEADLINE + 5)  # closed meanwhile (408) made room for them
+            answers.append(s.recv(200)[:12])
+        assert answers.count(b"HTTP/1.1 429") >= (CROWD - MAX_CONNECTIONS) // 2, answers
+        assert set(answers) <= {b"HTTP/1.1 429", b"HTTP/1.1 408", b"HTTP/1.1 101"}, set(answers)
+        # another address: /healthz and a game over the socket answer at once
+        for _ in range(5):
+            _answer_within(server, 2, source="127.0.0.2")
+            start = time.monotonic()
+            with urllib.request.urlopen(f"http://127.0.0.1:{server}/healthz", timeout=2) as r:
+                assert r.status == 200
+            assert time.monotonic() - start < 2
+        mine = json.loads(urllib.request.urlopen(urllib.request.Request(
+            f"http://127.0.0.1:{server}/api/games", data=b'{"size": 4}',
+            headers={"Content-Type": "application/json"}), timeout=10).read())
+        sock = socket.create_connection(("127.0.0.1", server), source_address=("127.0.0.2", 0))
+        with connect(f"ws://127.0.0.1:{server}/api/games/{mine['id']}/play", sock=sock) as ws:
+            board, at = mine["board"], 0
+            for _ in range(20):
+                move = {"op": "moves", "token": mine["token"], "at": at, "moves": next_move(board)}
+                ws.send(json.dumps(move))
+                answer = json.loads(ws.recv(timeout=5))
+                board, at = answer["board"], answer["at"]
+        assert at == 20
+    finally:
+        for s in crowd:
             s.close()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from starlette.testclient import WebSocketDenialResponse
 
 from game2048 import replay
 
@@ -27,7 +28,7 @@ def test_a_game_played_over_the_socket_matches_http_and_is_revealed_at_the_finis
         http = api.moves(issued, at - 1, log[-1]).json()  # the same retry over HTTP: the same answer
         assert {**http, "op": "moves"} == answer
         ws.send_json({"op": "state", "token": issued["token"]})
-        assert ws.receive_json() == {**answer, "op": "state", "log": log}
+        assert ws.receive_json() == {**answer, "op": "state", "log": log}  # the state says the last tile too
         ws.send_json({"op": "finish", "token": issued["token"], "name": "Socket", "log": log})
         done = ws.receive_json()
     assert done["op"] == "finish" and done["verified"] and done["ranked"]
@@ -64,6 +65,8 @@ BAD_MESSAGES = [
 def test_a_bad_message_gets_an_error_answer_and_the_socket_stays_open(api, what, text, op, status):
     issued = api.start(4)
     with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "state", "token": issued["token"]})  # the first message holds the token
+        assert ws.receive_json()["at"] == 0
         ws.send_text(text)
         answer = ws.receive_json()
         assert set(answer) - {"code"} == {"op", "status", "error"} and answer["error"], what
@@ -84,9 +87,25 @@ def test_refusals_over_the_socket_carry_the_http_status(api):
         assert ws.receive_json()["status"] == 409  # from behind with other letters: a fork
         ws.send_json({"op": "finish", "token": issued["token"], "name": ""})
         assert ws.receive_json()["status"] == 422
-    with api.client.websocket_connect("/api/games/nope/play") as ws:
-        ws.send_json({"op": "state", "token": "x"})
-        assert ws.receive_json()["status"] == 404
+    with pytest.raises(WebSocketDenialResponse) as refused:
+        api.client.websocket_connect("/api/games/nope/play").__enter__()
+    assert refused.value.status_code == 404 and "error" in refused.value.json()
+
+
+@pytest.mark.parametrize("depth", [100, 20_000, 30_000, 60_000])
+def test_a_message_nested_at_any_depth_gets_the_422_http_gives(api, depth):
+    issued = api.start(4)
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "state", "token": issued["token"]})
+        assert ws.receive_json()["at"] == 0
+        ws.send_text("[" * depth)
+        answer = ws.receive_json()
+        assert answer["status"] == 422, answer
+        inner = min(depth, 30_000)  # both brackets stay under the 64 KiB a message may hold
+        ws.send_text('{"op": "state", "token": ' + "[" * inner + "]" * inner + "}")
+        assert ws.receive_json()["status"] == 422
+        ws.send_text('{"op": "moves", "token": "t", "at": 1' + "0" * 50 + ', "moves": "L"}')
+        assert ws.receive_json()["status"] == 422  # a number of 50 digits, as over HTTP
 
 
 def test_keys_sent_before_their_tiles_were_known_are_played_or_dropped_like_keys_against_a_wall(api):

@@ -7,6 +7,7 @@ import asyncio
 import gc
 import logging
 import threading
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -23,10 +24,12 @@ from .config import Settings
 from .http.bodies import ReadableBodies
 from .http.bodylimit import BodyLimit
 from .http.cache import AnswerCache
+from .http.compress import MINIMUM_SIZE, CompressTagged
 from .http.head import HeadAsGet
 from .http.headers import SecurityHeaders
 from .http.requestlog import RequestLog, setup_logging
 from .limits.cpu import CpuBudget
+from .limits.quota import StorageQuota
 from .limits.rate import RateLimiter
 from .live import socket
 from .live.stores import make_store, utc_now
@@ -82,7 +85,8 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     gc.collect()
     gc.freeze()
     purging = asyncio.create_task(_purge_idle_games(app))
-    review_queue = ReviewQueue(app.state.sessions, app.state.settings.reviews)
+    review_queue = ReviewQueue(app.state.sessions, app.state.settings.reviews,
+                               charge=app.state.cpu_budget.charge)  # reviews count as verification
     app.state.reviews = review_queue
     review_queue.start()
     if app.state.settings.engine_check == "background":
@@ -137,7 +141,8 @@ def create_app(settings: Settings) -> FastAPI:
     # innermost first: each add_middleware wraps the ones before it
     app.add_middleware(ReadableBodies)
     app.add_middleware(BodyLimit, limit=settings.max_body, deadline=settings.body_deadline)
-    app.add_middleware(GZipMiddleware, minimum_size=500)  # text answers travel compressed
+    app.add_middleware(CompressTagged)  # a tagged answer: compressed once, its own ETag
+    app.add_middleware(GZipMiddleware, minimum_size=MINIMUM_SIZE)  # the rest of the text answers
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestLog)
@@ -146,6 +151,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.sessions = sessions
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.answers = AnswerCache(settings.answer_ttl)
+    app.state.open_sockets = Counter()  # per client address (live/socket.py)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)
     app.state.checks = EngineChecks(sessions)
     app.state.limiters = {
@@ -154,6 +160,8 @@ def create_app(settings: Settings) -> FastAPI:
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
+    app.state.storage_quota = StorageQuota(settings.practice_records, settings.practice_bytes,
+                                           settings.redis_url)
     app.state.hint_budget = CpuBudget(settings.hint_cpu_budget, settings.redis_url, namespace="hint-cpu")
     errors.install(app)
     for room in (games, records, leaderboard, hint, reviews, socket, probes):

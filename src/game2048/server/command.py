@@ -11,7 +11,7 @@ import typer
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=0, max=65535)] = 8000,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     db: Annotated[
         str | None,
         typer.Option(help="Database URL (sqlite:///file or postgresql://...); default DATABASE_URL, "
@@ -35,8 +35,17 @@ def serve(
         typer.echo(f"error: game2048 serve needs the server extra ({exc.name} is missing): "
                    "pip install 'game2048[server]'", err=True)
         raise typer.Exit(code=1) from None
+    from ..site import PagesMissing
     from .config import UVICORN_LIMITS, Settings
+    from .limits.connections import GuardedHTTP
 
+    try:
+        from .. import site
+
+        site.router  # noqa: B018 - every page imports now, before anything listens
+    except PagesMissing as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     with _startup_errors():
         settings = Settings.from_env(db)
     if workers > 1:
@@ -58,6 +67,7 @@ def serve(
             uvicorn.run(
                 "game2048.server.app:app_from_env", factory=True, host=host, port=port,
                 workers=workers, proxy_headers=proxy_headers, log_level="warning", access_log=False,
+                http=GuardedHTTP,
                 **UVICORN_LIMITS,  # type: ignore[arg-type]
             )
         finally:
@@ -70,7 +80,7 @@ def serve(
         app = create_app(settings)
     typer.echo(f"game2048: serving on http://{host}:{port}/")
     uvicorn.run(app, host=host, port=port, proxy_headers=proxy_headers, log_level="warning",
-                access_log=False, **UVICORN_LIMITS)  # type: ignore[arg-type]
+                access_log=False, http=GuardedHTTP, **UVICORN_LIMITS)  # type: ignore[arg-type]
 
 
 @contextmanager

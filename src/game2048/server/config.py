@@ -30,8 +30,8 @@ DEFAULT_CPU_BUDGET = "10/minute"
 #: (about 10 ms each on 4×4), so hints get a budget of their own.
 DEFAULT_HINT_CPU_BUDGET = "30/minute"
 
-#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Operations"). uvicorn has
-#: no deadline for a request's headers: a proxy in front provides it.
+#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Operations"). The cap per
+#: address and the deadline for a request's headers are ``limits.connections.GuardedHTTP``'s.
 UVICORN_LIMITS: dict[str, object] = {
     "timeout_keep_alive": 5,         # seconds an idle keep-alive connection stays open
     "limit_concurrency": 1000,       # connections + tasks per worker; beyond it new requests get 503
@@ -108,6 +108,21 @@ class Settings:
     #: (the players' board shows a game once it is checked), ``inline`` (the finish checks it),
     #: or ``off``.
     engine_check: str = "background"
+    #: ``https://host`` the site is published at, for its absolute links (GAME2048_PUBLIC_URL);
+    #: None: links stay relative (never built from a request's ``Host``).
+    public_url: str | None = None
+    #: A token /metrics asks for (``Authorization: Bearer <token>``, GAME2048_METRICS_TOKEN);
+    #: without one, /metrics answers loopback clients only.
+    metrics_token: str | None = None
+    #: WebSockets one client address may hold open in one process (GAME2048_MAX_SOCKETS).
+    max_sockets: int = 16
+    #: Seconds a WebSocket may stay silent before it is closed (GAME2048_SOCKET_IDLE).
+    socket_idle: float = 300.0
+    #: Practice records one client address may keep a UTC day (GAME2048_PRACTICE_RECORDS; 0 none).
+    practice_records: int = 200
+    #: Bytes of practice records (log, name, start) one address may keep a UTC day
+    #: (GAME2048_PRACTICE_BYTES; 0 no limit).
+    practice_bytes: int = 4 * 1024 * 1024
     #: The review queue (GAME2048_REVIEW_*).
     reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
@@ -145,6 +160,12 @@ class Settings:
             answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
             body_deadline=_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
+            public_url=_public_url(env.get("GAME2048_PUBLIC_URL")),
+            metrics_token=env.get("GAME2048_METRICS_TOKEN") or None,
+            max_sockets=_count(env.get("GAME2048_MAX_SOCKETS"), 16),
+            socket_idle=_seconds(env.get("GAME2048_SOCKET_IDLE"), 300.0),
+            practice_records=_count(env.get("GAME2048_PRACTICE_RECORDS"), 200),
+            practice_bytes=_count(env.get("GAME2048_PRACTICE_BYTES"), 4 * 1024 * 1024),
             reviews=ReviewSettings.from_env(env),
             engine_check=_engine_check(env.get("GAME2048_ENGINE_CHECK")),
         )
@@ -155,6 +176,22 @@ def _engine_check(text: str | None) -> str:
     if mode not in ("background", "inline", "off"):
         raise ValueError(f"GAME2048_ENGINE_CHECK must be background, inline or off, got {text!r}")
     return mode
+
+
+def _public_url(text: str | None) -> str | None:
+    """``https://example.org`` (no path, no trailing slash), or None.
+
+    >>> _public_url("https://play.example.org/")
+    'https://play.example.org'
+    """
+    if not text or not text.strip():
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(text.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path.strip("/"):
+        raise SystemExit(f"GAME2048_PUBLIC_URL must be http(s)://host[:port], got {text!r}")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def _count(text: str | None, default: int) -> int:

@@ -13,15 +13,22 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["router"]
+__all__ = ["PagesMissing", "router"]
+
+
+class PagesMissing(ImportError):
+    """A page module failed to import (the message names it and why)."""
 
 
 def __getattr__(name: str) -> Any:
     if name == "router":
         from fastapi import APIRouter
 
-        from . import content, play, records, review
-
+        try:
+            from . import content, play, records, review
+        except Exception as exc:  # never a server without some of its pages: say which and stop
+            raise PagesMissing(f"the site's pages could not be loaded, so the server does not start: "
+                               f"{type(exc).__name__}: {exc}") from exc
         router = APIRouter(include_in_schema=False)
         for part in (records, review, content, play):
             router.include_router(part.router)

@@ -112,9 +112,11 @@ def language_links(
 
 
 def _origin(request: Any) -> str:
-    """``scheme://host[:port]`` of the request (behind a proxy, as ``--proxy-headers`` reports it)."""
-    url = getattr(request, "url", None)
-    return f"{url.scheme}://{url.netloc}" if url is not None and url.netloc else ""
+    """``scheme://host[:port]`` the site is published at (``GAME2048_PUBLIC_URL``), or "" (links
+    stay relative). Never the request's ``Host``: a cache in front would keep a forged one."""
+    app = getattr(request, "app", None)
+    settings = getattr(getattr(app, "state", None), "settings", None)
+    return (getattr(settings, "public_url", None) or "").rstrip("/")
 
 
 def page_context(request: Any, active: str = "", lang: str | None = None) -> dict[str, Any]:
@@ -132,6 +134,7 @@ def page_context(request: Any, active: str = "", lang: str | None = None) -> dic
         "dir": direction(lang),
         "t": strings(lang),
         "languages": language_links(request.url.path, request.query_params, lang, origin),
+        "origin": origin,  # the alternates need absolute links: only with GAME2048_PUBLIC_URL
         "x_default": origin + request.url.path + (f"?{urlencode(rest)}" if rest else ""),
         "active": active,
     }

@@ -16,7 +16,8 @@ from ..server.http.cache import BoundedLRU
 from ..server.limits.address import client_address
 from ..server.records import records as games
 from ..server.records.records import BOARDS, MODES
-from .render import render
+from .i18n import pick_language
+from .render import language_headers, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,6 +30,8 @@ FIRST_DAY = date.min
 #: game never changes, so its frames are computed once, not on every view.
 FRAMES_CACHE_BYTES = 32 * 1024 * 1024
 _frames_cache = BoundedLRU(FRAMES_CACHE_BYTES)
+#: Finished games' pages as drawn, by game, language and query (the same bytes for every view).
+_pages = BoundedLRU(FRAMES_CACHE_BYTES)
 
 def _day(text: str | None) -> date:
     try:
@@ -70,15 +73,22 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
             record = games.get_record(s, game_id[:64])
     except ClientError:
         return render(request, "game_missing.html", "leaderboard", status_code=404)
-    shown = _frames_cache.get(record.id)
-    if shown is None:
-        # a replay costs real CPU on a long game: it counts against the viewer's budget
-        with request.app.state.cpu_budget.spend(client_address(request), "page"):
-            shown = record_frames(record)
-    response = render(
-        request, "game.html", "leaderboard", record=record, stepper=len(record.log) <= MAX_FRAMES,
-        frames_json=shown,
-    )
+    # a finished game's page is the same for every view in one language: drawn once, kept
+    key = (record.id, pick_language(request), str(request.query_params))
+    drawn = _pages.get(key)
+    if isinstance(drawn, bytes):
+        response = language_headers(request, HTMLResponse(drawn))
+    else:
+        shown = _frames_cache.get(record.id)
+        if shown is None:
+            # a replay costs real CPU on a long game: it counts against the viewer's budget
+            with request.app.state.cpu_budget.spend(client_address(request), "page"):
+                shown = record_frames(record)
+        response = render(
+            request, "game.html", "leaderboard", record=record, stepper=len(record.log) <= MAX_FRAMES,
+            frames_json=shown,
+        )
+        _pages.put(key, bytes(response.body), len(response.body))
     return conditional.cached(request, response, conditional.PAGE_CACHE, vary="Accept-Language, Cookie")
 
 

@@ -75,6 +75,12 @@ def render(
     ctx = page_context(request, active, lang)
     ctx.update(values)
     response = templates.TemplateResponse(request, name, ctx, status_code=status_code)
+    return language_headers(request, response)
+
+
+def language_headers(request: Request, response: HTMLResponse) -> HTMLResponse:
+    """``response`` with the headers of a page in the request's language: the ``?lang=`` choice
+    kept in a cookie, and ``Vary`` (a page drawn before, kept by the caller, gets them too)."""
     chosen = request.query_params.get("lang")
     if chosen in LANGUAGES and request.cookies.get(COOKIE) != chosen:
         response.set_cookie(COOKIE, chosen, max_age=COOKIE_AGE, samesite="lax")

@@ -11,6 +11,7 @@ fit its schema, so a client has one rule to learn.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -21,18 +22,18 @@ from .bodylimit import replaying
 MAX_DIGITS = 40
 
 
-class _Unreadable(ValueError):
-    pass
+class Unreadable(ValueError):
+    """Why a text cannot be read as JSON, in words for the client."""
 
 
 def _number(text: str) -> float:
     if len(text) > MAX_DIGITS:
-        raise _Unreadable(f"a number in the body has {len(text)} characters; at most {MAX_DIGITS} are read")
+        raise Unreadable(f"a number in the body has {len(text)} characters; at most {MAX_DIGITS} are read")
     return float(text) if any(c in text for c in ".eE") else int(text)
 
 
 def _constant(name: str) -> float:
-    raise _Unreadable(f"{name} is not a JSON number")
+    raise Unreadable(f"{name} is not a JSON number")
 
 
 def problem(content_type: bytes | None, body: bytes) -> str | None:
@@ -54,14 +55,31 @@ def problem(content_type: bytes | None, body: bytes) -> str | None:
     except UnicodeDecodeError:
         return "the body is not UTF-8 text"
     try:
-        json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
-    except _Unreadable as exc:
+        read_json(text)
+    except Unreadable as exc:
         return str(exc)
-    except RecursionError:
-        return "the body is nested too deeply"
-    except ValueError as exc:
-        return f"the body is not valid JSON: {exc}"
     return None
+
+
+def read_json(text: str, what: str = "the body") -> Any:
+    """``text`` parsed as JSON by the rules of every request body (HTTP or a WebSocket message),
+    or ``Unreadable`` saying why not, whatever its size or depth.
+
+    >>> read_json('[[1]]')
+    [[1]]
+    >>> read_json('[' * 100_000)
+    Traceback (most recent call last):
+    ...
+    game2048.server.http.bodies.Unreadable: the body is nested too deeply
+    """
+    try:
+        return json.loads(text, parse_int=_number, parse_float=_number, parse_constant=_constant)
+    except Unreadable:
+        raise
+    except RecursionError:
+        raise Unreadable(f"{what} is nested too deeply") from None
+    except ValueError as exc:
+        raise Unreadable(f"{what} is not valid JSON: {exc}") from None
 
 
 class ReadableBodies:

@@ -7,6 +7,11 @@ Each client message is a JSON object with an ``op``:
 - ``{"op": "hint", "token", "at"}`` like ``POST .../hint`` (the game is then never ranked);
 - ``{"op": "finish", "token", "name", "log"?, "helped"?, "name_key"?}`` like ``POST .../finish``.
 
+A socket opens only for a game that exists, and its first message (within
+``FIRST_MESSAGE`` seconds) must hold the game's token, else it is answered and closed
+(1008); a socket silent for ``GAME2048_SOCKET_IDLE`` seconds is closed (1000), and one address
+holds at most ``GAME2048_MAX_SOCKETS`` open (the next is refused, 429 or close 1013).
+
 Each answer echoes ``op`` and carries exactly the HTTP answer's fields, or
 ``{"op", "status", "error"}`` (the HTTP status and error) for a refusal. The
 socket stays open after a refusal; a message that is not JSON, or not one of
@@ -16,12 +21,16 @@ messages, so a client may send moves before the last answer is in.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+from collections import Counter
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...limits import MAX_LOG, MAX_MOVES
@@ -39,12 +48,18 @@ from ..api.schemas import (
 )
 from ..config import MAX_MESSAGE
 from ..errors import ClientError, describe_validation
+from ..http.bodies import Unreadable, read_json
 from ..limits.address import client_address
-from ..records.records import check_name
+from ..limits.connections import address_key
+from ..records.records import check_name, could_be_game_id
 from . import mover as live
+from .seeds import check_token
 
 router = APIRouter()
 log = logging.getLogger(__name__)
+
+#: Seconds a new socket has to send its first message, which must hold the game's token.
+FIRST_MESSAGE = 5.0
 
 _REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "finish": FinishIn,
                                           "hint": GameHintIn}
@@ -52,13 +67,60 @@ _REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "fi
 
 @router.websocket("/api/games/{game_id}/play")
 async def play_socket(websocket: WebSocket, game_id: str) -> None:
-    await websocket.accept()
     app = websocket.app
     client = client_address(websocket)
+    game_id = game_id[:64]
+    sockets: Counter[str] = app.state.open_sockets
+    key = address_key(client)
+    cap = app.state.settings.max_sockets
+    if cap and sockets[key] >= cap:
+        await _deny(websocket, 429, f"this address already holds {cap} open sockets; close one first", 1013)
+        return
+    if not await _exists(app, game_id):
+        await _deny(websocket, 404, f"there is no game {game_id!r}; start one with POST /api/games", 1008)
+        return
+    sockets[key] += 1
+    try:
+        await websocket.accept()
+        await _serve(websocket, app, client, game_id)
+    finally:
+        sockets[key] -= 1
+        if sockets[key] <= 0:
+            del sockets[key]
+
+
+async def _exists(app: Any, game_id: str) -> bool:
+    if not could_be_game_id(game_id):
+        return False
+    store = app.state.store
+    if store.in_process:
+        return store.load(game_id, log=False) is not None
+    return await run_in_threadpool(lambda: store.load(game_id, log=False)) is not None
+
+
+async def _deny(websocket: WebSocket, status: int, message: str, code: int) -> None:
+    """Refuse before the handshake: an HTTP answer in the API's shape where the server can send one,
+    else a close with ``code`` (1008 policy, 1013 try again later)."""
+    if "websocket.http.response" in websocket.scope.get("extensions", {}):
+        await websocket.send_denial_response(JSONResponse({"error": message}, status_code=status))
+    else:
+        await websocket.close(code=code, reason=message[:120])
+
+
+async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> None:
     limit = MAX_MESSAGE  # as uvicorn's ws_max_size: the same refusal under any server
+    secret = app.state.secret
+    first = True
     while True:
+        # the first message must come soon and hold the game's token; after it, silence is idle
+        wait = FIRST_MESSAGE if first else app.state.settings.socket_idle
         try:
-            message = await websocket.receive()
+            async with asyncio.timeout(wait or None):  # a timer, not a task per message (wait_for's)
+                message = await websocket.receive()
+        except TimeoutError:
+            reason = "no message with the game's token in time" if first else "idle for too long"
+            await _close(websocket, 1008 if first else 1000, reason)
+            return
         except WebSocketDisconnect:
             return
         if message["type"] == "websocket.disconnect":
@@ -68,21 +130,41 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
             answer: dict[str, Any] = {"op": None, "status": 422, "error": "send JSON text messages"}
         elif len(text.encode()) > limit:
             answer = {"op": None, "status": 413, "error": f"the message is over the {limit} byte limit"}
+        elif first and not _holds_token(text, secret, game_id):
+            answer = {"op": None, "status": 403, "error": "the first message must carry this game's token"}
         else:
-            answer = await _answer(app, client, game_id[:64], text)
+            answer = await _answer(app, client, game_id, text)
         try:
             await websocket.send_text(json.dumps(answer, separators=(",", ":")))
         except (WebSocketDisconnect, RuntimeError):
             return
+        if first and answer.get("status") in (403, 413, 422):
+            await _close(websocket, 1008, "the first message must carry this game's token")
+            return
+        first = False
+
+
+def _holds_token(text: str, secret: str, game_id: str) -> bool:
+    try:
+        data = read_json(text, "the message")
+    except Unreadable:
+        return False
+    token = data.get("token") if isinstance(data, dict) else None
+    return isinstance(token, str) and check_token(secret, game_id, token)
+
+
+async def _close(websocket: WebSocket, code: int, reason: str) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        await websocket.close(code=code, reason=reason)
 
 
 async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, Any]:
     op = None
     try:
         try:
-            data = json.loads(text)
-        except ValueError:
-            raise ClientError(422, "the message is not valid JSON") from None
+            data = read_json(text, "the message")  # the rules of an HTTP body, at any depth
+        except Unreadable as exc:
+            raise ClientError(422, str(exc)) from None
         if not isinstance(data, dict):
             raise ClientError(422, "the message must be a JSON object with an op")
         op = data.pop("op", None)

@@ -8,6 +8,8 @@
 
 from __future__ import annotations
 
+import hmac
+import ipaddress
 import logging
 import threading
 
@@ -16,6 +18,8 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 from sqlalchemy import Engine, text
 
+from ..errors import ClientError
+from ..limits.address import client_address
 from . import metrics
 
 router = APIRouter(tags=["operations"])
@@ -70,8 +74,24 @@ async def readyz(request: Request, response: Response) -> StatusOut:
 
 
 @router.get("/metrics", response_class=Response, responses={
-    200: {"content": {"text/plain": {}}, "description": "Prometheus text format"}})
-def metrics_text() -> Response:
-    """Counters and histograms in the Prometheus text format."""
+    200: {"content": {"text/plain": {}}, "description": "Prometheus text format"},
+    404: {"description": "not for this client: /metrics answers loopback clients, or the token"}})
+def metrics_text(request: Request) -> Response:
+    """Counters and histograms in the Prometheus text format, for the operator only: with
+    ``GAME2048_METRICS_TOKEN`` to a request that sends it (``Authorization: Bearer <token>``),
+    without one to clients on the loopback interface. Anyone else gets the 404 of any unknown path."""
+    if not may_read_metrics(request):
+        raise ClientError(404, f"nothing at {request.url.path}")
     body, content_type = metrics.exposition()
     return Response(body, media_type=content_type)
+
+
+def may_read_metrics(request: Request) -> bool:
+    token = request.app.state.settings.metrics_token
+    if token:
+        sent = request.headers.get("authorization", "")
+        return hmac.compare_digest(sent.encode(), f"Bearer {token}".encode())
+    try:
+        return ipaddress.ip_address(client_address(request)).is_loopback
+    except ValueError:  # "unknown"
+        return False

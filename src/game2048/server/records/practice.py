@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
@@ -27,6 +28,14 @@ class Kept:
     id: str
     score: int
     max_tile: int
+
+
+def weight(body: Any) -> int:
+    """The bytes a practice record takes that its sender chose (log, name, start), as the storage
+    quota counts them (``limits.quota``)."""
+    start = getattr(body, "start", None)
+    board = 0 if start is None else len(json.dumps(start.model_dump()))
+    return len(body.log) + len(body.name.encode()) + board
 
 
 def keep(session: Session, size: int, seed: int, log: str, score: int, name: str, *,

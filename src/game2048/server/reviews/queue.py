@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -38,7 +39,7 @@ from ..config import ReviewSettings
 from ..errors import ClientError
 from ..records.records import Record, get_record
 from ..storage.db import one_writer
-from ..storage.models import ReviewRow
+from ..storage.models import GameRow, ReviewRow
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,24 @@ MAX_ATTEMPTS = 3
 def preset_for(record: Record, settings: ReviewSettings) -> str:
     """The preset a game is reviewed with: the configured one, ``fast`` for very long games."""
     return settings.preset if record.moves <= settings.long_moves else "fast"
+
+
+def twin(session: Session, game_id: str, preset: str) -> ReviewRow | None:
+    """A done review, with ``preset``, of another game with the same content as ``game_id``'s
+    (size, seed, start, log): a review depends on nothing else, so it is made once and copied.
+
+    The same record kept five times as practice is reviewed once."""
+    game = session.get(GameRow, game_id)
+    if game is None or game.log is None:
+        return None
+    other = GameRow.__table__.alias("other")
+    same_start = other.c.start.is_(None) if game.start is None else other.c.start == game.start
+    return session.scalars(
+        select(ReviewRow).join(other, other.c.id == ReviewRow.game_id)
+        .where(ReviewRow.status == "done", ReviewRow.preset == preset, ReviewRow.game_id != game_id,
+               other.c.size == game.size, other.c.seed == game.seed, other.c.log == game.log, same_start)
+        .limit(1)
+    ).first()
 
 
 def request_review(
@@ -77,10 +96,24 @@ def request_review(
     if (mine or 0) >= settings.per_client:
         raise ClientError(429, f"you have {mine} reviews waiting; ask again when one is done",
                           {"Retry-After": "30"})
+    preset = preset_for(record, settings)
+    made = twin(session, record.id, preset)
+    if made is not None:  # made before for the same content: copied, no work, no place in the queue
+        row = ReviewRow(game_id=record.id, status="done", preset=preset, client=client, total=made.total,
+                        done=made.done, attempts=0, requested_at=now or datetime.now(UTC),
+                        finished_at=now or datetime.now(UTC), result=made.result)
+        with one_writer(session):
+            session.add(row)
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+                return session.get(ReviewRow, record.id, populate_existing=True)  # type: ignore[return-value]
+        return row
     queued = session.scalar(select(func.count()).select_from(ReviewRow).where(ReviewRow.status == "queued"))
     if (queued or 0) >= settings.queue:
         raise ClientError(503, "the review queue is full; try again in a few minutes", {"Retry-After": "120"})
-    row = ReviewRow(game_id=record.id, status="queued", preset=preset_for(record, settings), client=client,
+    row = ReviewRow(game_id=record.id, status="queued", preset=preset, client=client,
                     total=graded_count(record.log), done=0, attempts=0,
                     requested_at=now or datetime.now(UTC))
     with one_writer(session):
@@ -104,15 +137,29 @@ class Job:
     preset: str
     #: The position a practice game began from (None for an opening).
     start_board: list[list[int]] | None = None
+    #: Who asked: the review's CPU time counts against this address's budget.
+    client: str = ""
 
 
 def claim(session: Session, worker: str, now: datetime | None = None) -> Job | None:
-    """Take the oldest queued review for ``worker``, or None when none is left."""
+    """Take a queued review for ``worker``, or None when none is left: the oldest of the client that
+    was served least in the last hour (running reviews and those made, by who asked), so one
+    address asking again and again waits behind everyone else.
+
+    A review whose content (size, seed, start, log) was reviewed before is copied, not made."""
     now = now or datetime.now(UTC)
-    candidates = session.scalars(
-        select(ReviewRow.game_id).where(ReviewRow.status == "queued")
-        .order_by(ReviewRow.requested_at, ReviewRow.game_id).limit(8)
+    waiting = session.execute(
+        select(ReviewRow.game_id, ReviewRow.client).where(ReviewRow.status == "queued")
+        .order_by(ReviewRow.requested_at, ReviewRow.game_id).limit(64)
     ).all()
+    served = dict(session.execute(
+        select(ReviewRow.client, func.count()).where(
+            (ReviewRow.status == "running")
+            | ((ReviewRow.status == "done") & (ReviewRow.finished_at > now - FAIR_WINDOW)))
+        .group_by(ReviewRow.client)
+    ).all())
+    order = sorted(range(len(waiting)), key=lambda i: (served.get(waiting[i][1], 0), i))
+    candidates = [waiting[i][0] for i in order[:8]]
     for game_id in candidates:
         with one_writer(session):
             won = session.execute(
@@ -130,9 +177,18 @@ def claim(session: Session, worker: str, now: datetime | None = None) -> Job | N
             _set(session, game_id, worker, status="failed", error=exc.message, finished_at=now)
             continue
         assert row is not None
+        made = twin(session, game_id, row.preset)
+        if made is not None:  # the same content was reviewed meanwhile: copy it
+            _set(session, game_id, worker, status="done", done=made.done, result=made.result, finished_at=now)
+            continue
         board = record.start["board"] if record.start else None
-        return Job(game_id, record.size, record.seed, record.log, row.preset, board)  # type: ignore[arg-type]
+        return Job(game_id, record.size, record.seed, record.log, row.preset, board,  # type: ignore[arg-type]
+                   row.client)
     return None
+
+
+#: How far back the fair queue looks at whom it served.
+FAIR_WINDOW = timedelta(hours=1)
 
 
 def _set(session: Session, game_id: str, holder: str, **values: Any) -> bool:
@@ -258,8 +314,11 @@ class ReviewQueue:
     """
 
     def __init__(self, sessions: sessionmaker[Session], settings: ReviewSettings,
-                 executor: Callable[[], Executor] | None = None) -> None:
+                 executor: Callable[[], Executor] | None = None,
+                 charge: Callable[[str, float], None] | None = None) -> None:
         self.sessions = sessions
+        #: ``charge(client, seconds)``: a review's CPU time, against the budget of who asked.
+        self.charge = charge
         self.settings = settings
         self.worker = f"{socket.gethostname()[:40]}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._make_executor = executor or self._process_pool
@@ -337,9 +396,12 @@ class ReviewQueue:
         moves: list[dict[str, Any]] = []
         try:
             for start, stop in pieces(job.log):
+                began = time.monotonic()  # a review process works one piece on one core
                 piece = None if self._stopping.is_set() else self._pool().submit(
                     grade_piece, job.size, job.seed, job.log, job.preset, start, stop, job.start_board
                 ).result()
+                if self.charge is not None and job.client:
+                    self.charge(job.client, time.monotonic() - began)
                 if piece is None:  # stopping: another process, or this server started again, makes it
                     with self.sessions() as s:
                         release(s, job.game_id, self.worker)
@@ -374,6 +436,8 @@ def review_for(db: Session, game_id: str, client: str, state: Any) -> tuple[Reco
     """The record of a public game and its review row, the review queued now if it is new (and this
     process's workers woken); ``ClientError`` as for the record. ``state`` is the app's state."""
     record = get_record(db, game_id)
+    if db.get(ReviewRow, record.id) is None:
+        state.cpu_budget.check(client)  # a new review is work: not for an address that spent its CPU
     row = request_review(db, record, client, state.settings.reviews)
     if row.status in ("queued", "running"):
         queue = getattr(state, "reviews", None)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from ...errors import responses
+from ...limits.address import client_address
+from ...limits.connections import address_key
 from ...records import owners, practice
 from ...records import records as games
 from ..deps import BODY_ERRORS, Db, Verifier, limited
@@ -21,14 +23,19 @@ def keep_record(body: RecordIn, request: Request, db: Db, verify: Verifier) -> R
     A record that does not replay, or whose replay does not score `score`, is a
     422. The replay's CPU time counts against the client's CPU budget (429 when
     spent); a refused record costs several times its replay, and the same record
-    sent again is refused at once. A name held by another (its first ranked
-    finish took it) needs its `name_key` (409 `name_held`), and a look-alike of
-    a held name is refused (409 `name_confusable`); a practice record never takes
-    a name for itself.
+    sent again is refused at once. One address keeps at most GAME2048_PRACTICE_RECORDS records
+    and GAME2048_PRACTICE_BYTES bytes a UTC day (429 beyond). A name held by another (its
+    first ranked finish took it) needs its `name_key` (409 `name_held`), and a look-alike of a
+    held name is refused (409 `name_confusable`); a practice record never takes a name.
     """
     name = games.check_name(body.name)  # before the replay: a bad name is not a bad record
     owners.check(request.app.state.engine, name, body.name_key, "")
     start = None if body.start is None else (body.start.board, body.start.score)
+    # what the address may store today, checked before the replay, counted once kept
+    quota, weight = request.app.state.storage_quota, practice.weight(body)
+    client = address_key(client_address(request))  # an IPv6 client by its /64
+    quota.check(client, weight)
     with verify("record", body.size, body.seed, body.log, body.score, start):
         kept = practice.keep(db, body.size, body.seed, body.log, body.score, body.name, start=start)
+    quota.count(client, weight)
     return RecordKeptOut(id=kept.id, verified=True, ranked=False, score=kept.score, max_tile=kept.max_tile)
