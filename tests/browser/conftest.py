@@ -8,6 +8,7 @@ instead; ``GAME2048_CHROMIUM`` names another Chromium binary.
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import socket
@@ -156,19 +157,26 @@ class GamePage:
         return self.page.evaluate("k => localStorage.getItem(k)", key)
 
 
+#: Each test's browser plays under a name of its own: a name belongs to the first browser that
+#: finished a game under it (its name key), and the server lives for the whole session.
+_testers = itertools.count(1)
+
+
 @pytest.fixture
 def game(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Iterator[GamePage]:
-    """A fresh browser context (empty storage) with a nickname already chosen."""
+    """A fresh browser context (empty storage) with a nickname already chosen (``tester<n>``)."""
     options = getattr(request, "param", {}) or {}
     context = browser.new_context(**{"viewport": {"width": 480, "height": 900}, **options})
+    name = f"tester{next(_testers)}"
     context.add_init_script(
-        "localStorage.getItem('game2048:name') || localStorage.setItem('game2048:name', '\"tester\"')"
+        f"localStorage.getItem('game2048:name') || localStorage.setItem('game2048:name', '\"{name}\"')"
     )
     if not request.node.get_closest_marker("ask_unranking"):
         # the question before the first undo or hint of a ranked game has tests of its own
         context.add_init_script("localStorage.setItem('game2048:askUnranking', 'false')")
     page = context.new_page()
     gp = GamePage(page, base_url)
+    gp.name = name
     yield gp
     context.close()
     errors = [e for e in gp.errors if not (gp.network_cut and e.startswith("Failed to load resource"))]

@@ -63,7 +63,7 @@ def test_a_ranked_game_is_dealt_by_the_server_through_keys(game):
     game.new_game()  # abandons the game (after asking): the finish reveals the seed
     game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
     record = _get(f"{game.base_url}/api/games/{state['id']}")
-    assert (record["log"], record["score"], record["name"]) == (state["log"], state["score"], "tester")
+    assert (record["log"], record["score"], record["name"]) == (state["log"], state["score"], game.name)
     assert not any(str(record["seed"]) in json.dumps(f) for f in frames)  # never sent before the finish
     dealt = replay(state["size"], record["seed"], "")
     assert dealt.board == first["board"]

@@ -107,10 +107,8 @@ export class ServerDealer {
   }
 
   /** The solver's move ({move, scores}), asked through the game: the server marks it helped. */
-  async hint(api) {
-    const answer = await api.gameHint(this.id, { token: this.token, at: this.at });
-    this.game.helped = true;
-    return answer;
+  hint(api) {
+    return api.gameHint(this.id, { token: this.token, at: this.at });
   }
 
   /**
