@@ -50,8 +50,9 @@ def finished_game(base_url: str, seed: int = 1, moves: int = 70) -> str:
         assert status == 200, answer
         board, at = answer["board"], answer["at"]
         played += letter != "Z"
+    # a name of its own: a name belongs to the first who finished under it
     status, _ = call(base_url, "POST", f"/api/games/{issued['id']}/finish",
-                     {"token": issued["token"], "name": "Ada"})
+                     {"token": issued["token"], "name": f"Ada {issued['id'][:8]}"})
     assert status == 200
     return issued["id"]
 
