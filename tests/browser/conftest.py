@@ -88,7 +88,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_for(url + "/", proc)
+        # a fresh install compiles the solver once at its first start (about 30 s of CPU, longer on
+        # a busy machine), holding the interpreter meanwhile: wait for that, not for a warm start
+        _wait_for(url + "/", proc, seconds=180.0)
     except RuntimeError:
         proc.kill()
         log.close()
