@@ -83,7 +83,7 @@ def play_and_finish(client: Client, moves: int, moves_taken: list[float]) -> flo
         board, at = answer["board"], answer["at"]
     start = time.perf_counter()
     status, answer = client.call("POST", f"/api/games/{issued['id']}/finish",
-                                 {"token": issued["token"], "name": "bench"})
+                                 {"token": issued["token"], "name": f"bench {issued['id'][:8]}"})
     assert status == 200, answer
     return time.perf_counter() - start
 
