@@ -78,7 +78,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     # the daily try limit has tests of its own; here many pages share one address; the pages'
     # absolute links come from the published address, as in production
     env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_DAILY_TRIES": "1000",
-           "GAME2048_PUBLIC_URL": f"http://127.0.0.1:{port}"}
+           "GAME2048_PUBLIC_URL": f"http://127.0.0.1:{port}",
+           # a finished game is on the players' board once checked: here, at its finish
+           "GAME2048_ENGINE_CHECK": "inline"}
     log = (db.parent / "serve.log").open("wb")
     command = Path(sys.executable).with_name("game2048")
     proc = subprocess.Popen(
