@@ -193,7 +193,8 @@ def game(browser: Browser, base_url: str, request: pytest.FixtureRequest) -> Ite
 def finished_game(browser: Browser, base_url: str) -> str:
     """The id of a game played in the page and sent to the server, for /games/{id} and /leaderboard."""
     context = browser.new_context()
-    context.add_init_script("localStorage.setItem('game2048:name', '\"Ada\"')")
+    # a name of its own: a name belongs to the first browser that finished under it
+    context.add_init_script("localStorage.setItem('game2048:name', '\"Ada Fixture\"')")
     page = context.new_page()
     try:
         gp = GamePage(page, base_url).open()

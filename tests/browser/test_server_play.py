@@ -233,17 +233,18 @@ def test_the_nickname_is_asked_once_and_can_be_changed(game):
     game.new_game()
     dialog = game.page.locator("#nickname")
     assert dialog.is_visible()
-    game.page.locator("#nickname-input").fill("Ada")
+    chosen = f"Ada {game.name}"  # a name no other browser of the session finished under
+    game.page.locator("#nickname-input").fill(chosen)
     dialog.get_by_role("button", name="Save").click()
     game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
-    assert json.loads(game.storage("game2048:name")) == "Ada"
+    assert json.loads(game.storage("game2048:name")) == chosen
     _press(game, 4)
     game.settled()
     game.new_game()
     assert dialog.is_hidden()
     game.page.locator("#name").click()
     assert dialog.is_visible()
-    assert game.page.locator("#nickname-input").input_value() == "Ada"
+    assert game.page.locator("#nickname-input").input_value() == chosen
     game.page.keyboard.press("Escape")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import func, select
@@ -102,3 +103,22 @@ def _changes(board: list[list[int]], letter: str) -> bool:
     from .conftest import NAMES
 
     return slide(board, NAMES[letter])[0] != board
+
+
+def test_a_slow_finish_that_a_retry_landed_meanwhile_gets_the_retrys_answer(app, api, monkeypatch):
+    """The first finish's work outlasts its time (a cold solver at the engine check); its
+    retry lands the game meanwhile. Both answer the same 200, the name key included."""
+    played = api.served(4, 20)
+    store, secret, sessions, issued = app.state.store, app.state.secret, app.state.sessions, played.issued
+    monkeypatch.setattr(live, "FINISH_SECONDS", 0.05)
+    answers = []
+
+    def slow_check(size: int, seed: int, log: str) -> dict:
+        # the retry comes and lands while this finish is still at its work
+        answers.append(live.finish(store, sessions, secret, issued["id"], token=issued["token"], name="Slow"))
+        time.sleep(0.1)  # past this finish's time
+        return {}
+
+    first = live.finish(store, sessions, secret, issued["id"], token=issued["token"], name="Slow",
+                        checking=slow_check)
+    assert answers == [first] and first.name_key is not None

@@ -490,14 +490,16 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
 
     game: Game | None = None  # the replay so far: a move that lands meanwhile only extends it
     until = monotonic() + FINISH_SECONDS
-    while monotonic() < until:
+    while True:
         live = _open(store, secret, game_id, token)
-        if live.finished:
+        if live.finished:  # by this call, or by a retry of it that won the race: the same answer
             if log is not None and log != live.log:
                 raise ClientError(409, "this game was finished with another log")
             with sessions() as session:
                 done = finish_answer(session, live.id)
             return replace(done, name_key=owners.key_for(engine, secret, live.id))
+        if monotonic() >= until:
+            raise ClientError(409, "the game changed while it was being finished; try again")
         snapshot = _in_play(live)
         if log is not None and log != live.log:
             if not log.startswith(live.log) or len(log) - len(live.log) > MAX_MOVES:
@@ -524,4 +526,3 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         if store.finish(live, live.at, record, None if bot is not None else take_name):
             with sessions() as session:
                 return replace(finish_answer(session, live.id), name_key=taken.get("key"))
-    raise ClientError(409, "the game changed while it was being finished; try again")
