@@ -76,6 +76,7 @@ def test_replay_plays_a_record_from_its_start_board():
     assert result.exit_code == 0, result.output
     assert f"score: {game.score}" in result.output and "max tile: 256" in result.output
     assert "won: yes" in result.output
+    assert "ranked: no (began from a position)" in result.output
 
 
 def test_replay_refuses_a_bad_start_with_one_line():

@@ -86,7 +86,10 @@ def replay(
     typer.echo(f"moves: {game.moves}")
     typer.echo(f"won: {'yes' if game.won else 'no'}")
     typer.echo(f"over: {'yes' if game.over else 'no'}")
-    typer.echo(f"ranked: {'yes' if game.ranked else 'no (undo used)'}")
+    if "start" in game.record():
+        typer.echo("ranked: no (began from a position)")
+    else:
+        typer.echo(f"ranked: {'yes' if game.ranked else 'no (undo used)'}")
 
 
 # Sub-commands defined beside the code they drive; each keeps its heavy imports

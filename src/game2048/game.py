@@ -20,9 +20,8 @@ from .rules import (
     TARGETS,
     UNDO_LETTER,
     Direction,
+    board_exponents,
     check_size,
-    exponent,
-    max_tile_for,
 )
 from .spawn import MAX_SEED, Seed, generator
 
@@ -113,16 +112,10 @@ class Game:
         Its spawns are numbered as if the board were a fresh opening: the first
         move brings spawn 2. ``won`` starts True if the target is already on it.
         """
-        n = len(board)
-        check_size(n)
-        if any(not isinstance(row, Sequence) or len(row) != n for row in board):
-            raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
+        exps = board_exponents(board)
+        n = len(exps)
         if type(score) is not int or score < 0:
             raise ValueError(f"score must be a non-negative integer, got {score!r}")
-        exps = [[exponent(v) for v in row] for row in board]
-        top = max_tile_for(n).bit_length() - 1
-        if any(e > top for row in exps for e in row):
-            raise ValueError(f"no tile on a {n}x{n} board can exceed {max_tile_for(n)}")
         game = cls.__new__(cls)
         game._setup(n, seed)
         game.score = score
@@ -402,16 +395,10 @@ def _restore(size: int, seed: int, board: int, score: int, undos_left: int, won:
 
 def _packed(game: Game, board: object, score: object) -> tuple[int, int]:
     """A board of ``game``'s size (rows of tile values) and a score, packed; ValueError if not one."""
-    n, t = game.size, game._t
-    if not isinstance(board, list) or len(board) != n or any(not isinstance(r, list) or len(r) != n
-                                                               for r in board):
-        raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
+    exps = board_exponents(board, game.size)
     if type(score) is not int or score < 0:
         raise ValueError(f"score must be a non-negative integer, got {score!r}")
-    exps = [[exponent(v) for v in row] for row in board]
-    if max(map(max, exps)) > (n * n + 1):
-        raise ValueError(f"no tile on a {n}x{n} board can exceed {max_tile_for(n)}")
-    return t.pack(exps), score
+    return game._t.pack(exps), score
 
 
 def _values(exps: list[list[int]]) -> list[list[int]]:

@@ -28,7 +28,8 @@ MAX_MOVES = 64
 #: A player's name, in code points after cleaning (``server.records.names``).
 NAME_MAX = 24
 #: What the server issues as game ids (``server.live.seeds.new_game_id``); anything else is no game.
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+GAME_ID_MAX = 64
+GAME_ID = re.compile(rf"[A-Za-z0-9_-]{{1,{GAME_ID_MAX}}}")
 #: The letters of a record's log: the four moves, then undo.
 ALPHABET = "".join(LETTERS.values()) + UNDO_LETTER
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from .game import Game
+from .limits import ALPHABET
 from .rules import DIRECTION_OF_LETTER, MAX_UNDOS, UNDO_LETTER
 from .spawn import Seed, check_seed
 
@@ -56,7 +57,16 @@ def refusal(game: Game, letter: str) -> str:
         if game.undos_left == 0:
             return f"a fourth undo ({MAX_UNDOS} per game)"
         return "undo with no move to take back"
-    return f"unknown letter {letter!r} (expected U, D, L, R or Z)"
+    return unknown_letter(letter)
+
+
+def unknown_letter(letter: str) -> str:
+    """The refusal of a letter that is no move and no undo, in every part's words.
+
+    >>> unknown_letter("X")
+    "unknown letter 'X' (expected U, D, L, R or Z)"
+    """
+    return f"unknown letter {letter!r} (expected {', '.join(ALPHABET[:-1])} or {ALPHABET[-1]})"
 
 
 def replay(size: int, seed: Seed, log: str, *, start: Sequence[Sequence[int]] | None = None,

@@ -90,6 +90,27 @@ def exponent(value: int) -> int:
     return value.bit_length() - 1
 
 
+def board_exponents(board: object, size: int | None = None) -> list[list[int]]:
+    """The exponents of a playable board (rows of tile values, 0 for empty), or ValueError
+    naming what is wrong: the size (``size`` if given, else 3 to 6), the shape, a value that
+    is no tile, a tile larger than the board can hold. The one check every part uses.
+
+    >>> board_exponents([[2, 0, 0], [0, 4, 0], [0, 0, 0]])
+    [[1, 0, 0], [0, 2, 0], [0, 0, 0]]
+    """
+    if not isinstance(board, Sequence) or isinstance(board, str):
+        raise ValueError(f"a board is a list of rows, got {type(board).__name__}")
+    n = size or check_size(len(board))
+    if len(board) != n or any(not isinstance(row, Sequence) or isinstance(row, str) or len(row) != n
+                              for row in board):
+        raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
+    exps = [[exponent(v) for v in row] for row in board]
+    top = n * n + 1
+    if any(e > top for row in exps for e in row):
+        raise ValueError(f"no tile on a {n}x{n} board can exceed {max_tile_for(n)}")
+    return exps
+
+
 def slide_row(line: Sequence[int]) -> tuple[list[int], int]:
     """Slide one line of tile values toward index 0.
 

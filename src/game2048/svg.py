@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Literal
 
-from .rules import DIRECTIONS, Direction, check_size, exponent, max_tile_for
+from .rules import DIRECTIONS, Direction, board_exponents, check_size, exponent
 
 if TYPE_CHECKING:
     from .game import Game
@@ -229,18 +229,11 @@ def font_size(value: int, cell: float) -> float:
 
 def _rows(board: Game | Sequence[Sequence[int]]) -> list[list[int]]:
     rows = board.board if hasattr(board, "board") else [list(r) for r in board]
-    n = len(rows)
     try:
-        check_size(n)
+        check_size(len(rows))
     except ValueError:
-        raise ValueError(f"a board has 3 to 6 rows, got {n}") from None
-    if any(len(r) != n for r in rows):
-        raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
-    for r in rows:
-        for v in r:
-            exponent(v)
-            if v > max_tile_for(n):
-                raise ValueError(f"no tile on a {n}x{n} board can exceed {max_tile_for(n)}")
+        raise ValueError(f"a board has 3 to 6 rows, got {len(rows)}") from None
+    board_exponents(rows)
     return rows
 
 

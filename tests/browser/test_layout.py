@@ -84,7 +84,7 @@ def test_focus_is_visible(game):
 
 SIDEWAYS = {"viewport": {"width": 839, "height": 412}, "has_touch": True, "is_mobile": True}
 NARROW = {"viewport": {"width": 360, "height": 740}}
-CONTENT_PAGES = ["/leaderboard", "/games/{id}", "/games/{id}/review", "/rules", "/strategy", "/boards",
+CONTENT_PAGES = ["/leaderboard", "/me", "/games/{id}", "/games/{id}/review", "/rules", "/strategy", "/boards",
                  "/solver"]
 
 
@@ -148,6 +148,9 @@ def test_the_leaderboard_shows_rank_player_score_and_replay_first(game, finished
     assert heads[:4] == ["#", "Player", "Score", "Replay"]
     link = page.locator(f"a[href='/games/{finished_game}']")
     assert _rect(link)["right"] <= 360, "the replay link is on screen without scrolling"
+    review = page.locator(f"a[href='/games/{finished_game}/review']")
+    assert _rect(review)["right"] <= 360, "so is the review link"
+    assert _rect(review)["top"] == _rect(link)["top"], "Replay · Review stays on one line"
 
 
 @pytest.mark.parametrize("game", [NARROW], indirect=True)
@@ -198,3 +201,25 @@ def test_no_empty_band_under_the_board(game):
     how = _rect(game.page.locator("#how"))
     assert game.page.locator("#message").inner_text() == ""
     assert how["top"] - board["bottom"] <= 24, (board, how)
+
+
+@pytest.mark.parametrize("game", [{"timezone_id": "Asia/Tokyo", "locale": "en-US"}], indirect=True)
+def test_finish_times_are_in_the_readers_own_time_zone(game, finished_game):
+    for path in ("/leaderboard", f"/games/{finished_game}"):
+        game.page.goto(f"{game.base_url}{path}")
+        when = game.page.locator("time[data-local]").first
+        iso = when.get_attribute("datetime")
+        expected = game.page.evaluate("""iso => new Intl.DateTimeFormat('en', {dateStyle: 'medium',
+            timeStyle: 'short', timeZone: 'Asia/Tokyo'}).format(new Date(iso))""", iso)
+        game.page.wait_for_function("el => !el.textContent.includes('UTC')", arg=when.element_handle())
+        assert when.inner_text() == expected, path
+
+
+@pytest.mark.parametrize("game", [{"viewport": {"width": 1280, "height": 900}}], indirect=True)
+@pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
+@pytest.mark.parametrize("path", ["/boards", "/strategy", "/solver", "/rules"])
+def test_no_table_scrolls_sideways_on_a_desktop(game, path, lang):
+    game.page.goto(f"{game.base_url}{path}?lang={lang}")
+    wide = game.page.evaluate("""() => [...document.querySelectorAll('.table-wrap')]
+        .filter(w => w.scrollWidth > w.clientWidth + 1).map(w => w.getAttribute('aria-label'))""")
+    assert wide == []

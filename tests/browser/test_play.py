@@ -221,3 +221,18 @@ def test_escape_on_the_name_dialog_stores_no_name(game):
     dialog.get_by_role("button", name="Stay anonymous").click()
     game.page.wait_for_function("() => localStorage.getItem('game2048:name') !== null")
     assert game.storage("game2048:name") == '"Anonymous"'
+
+
+def test_no_board_text_shows_through_game_over_and_its_words_leave_with_the_game(game):
+    game.open()
+    game.load([[2, 4, 2], [4, 2, 8], [0, 16, 32]])
+    game.page.keyboard.press("ArrowLeft")
+    assert game.page.locator("#over").is_visible()
+    backgrounds = game.page.evaluate("""() => [...document.querySelectorAll('#over > h2, #over > p')]
+        .filter(el => el.textContent.trim()).map(el => getComputedStyle(el).backgroundColor)""")
+    opaque = [not b.startswith("rgba") or b.endswith(", 1)") for b in backgrounds]
+    assert backgrounds and all(opaque), backgrounds
+    # the finished practice game is sent and kept: the page says so under it
+    game.page.wait_for_function("() => document.getElementById('message').textContent.includes('recorded')")
+    game.page.get_by_role("button", name="Try again").click()
+    assert game.page.locator("#message").inner_text() == ""

@@ -12,9 +12,11 @@
     envs = gym.make_vec("game2048/Game2048-v0", num_envs=1024,
                         vectorization_mode="vector_entry_point", size=4)
 
-Observation: the tile exponents as a ``uint8`` array of shape (size, size)
-(0 empty, 1 for a 2, 2 for a 4, ...). Actions: 0 up, 1 down, 2 left, 3
-right. Reward: the points the move scored. An illegal action changes
+Observation (``observation=``): ``"exponents"``, the tile exponents as a
+``uint8`` array of shape (size, size) (0 empty, 1 for a 2, 2 for a 4, ...),
+or ``"onehot"``, one 0/1 plane per exponent. Actions: 0 up, 1 down, 2 left,
+3 right. Reward (``reward=``): ``"score"`` (the points the move scored),
+``"merges"``, ``"survival"`` (1 a legal move) or ``"log_score"``. An illegal action changes
 nothing, scores 0 and sets ``info["illegal"]``. ``info`` also has
 ``action_mask`` (4 booleans), ``score``, ``max_tile`` and ``seed`` (the game's
 seed: ``replay(size, seed, log)`` rebuilds the episode). ``terminated`` is

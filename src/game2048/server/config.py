@@ -153,22 +153,22 @@ class Settings:
             redis_url=env.get("REDIS_URL") or None,
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
             move_rate_limit="0" if off else env.get("GAME2048_MOVE_RATE_LIMIT", DEFAULT_MOVE_RATE_LIMIT),
-            daily_tries=_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
-            daily_tries_per_network=_count(env.get("GAME2048_DAILY_TRIES_PER_NETWORK"),
+            daily_tries=env_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
+            daily_tries_per_network=env_count(env.get("GAME2048_DAILY_TRIES_PER_NETWORK"),
                                            DEFAULT_DAILY_TRIES_PER_NETWORK),
-            idle_days=_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
+            idle_days=env_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
             move_durability=_durability(env.get("GAME2048_MOVE_DURABILITY")),
             cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),
             hint_cpu_budget="0" if off else env.get("GAME2048_HINT_CPU_BUDGET", DEFAULT_HINT_CPU_BUDGET),
-            answer_ttl=_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
-            body_deadline=_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
+            answer_ttl=env_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
+            body_deadline=env_seconds(env.get("GAME2048_BODY_DEADLINE"), BODY_DEADLINE) or BODY_DEADLINE,
             warm_solver=env.get("GAME2048_WARM_SOLVER", "1").strip() != "0",
             public_url=_public_url(env.get("GAME2048_PUBLIC_URL")),
             metrics_token=env.get("GAME2048_METRICS_TOKEN") or None,
-            max_sockets=_count(env.get("GAME2048_MAX_SOCKETS"), 16),
-            socket_idle=_seconds(env.get("GAME2048_SOCKET_IDLE"), 300.0),
-            practice_records=_count(env.get("GAME2048_PRACTICE_RECORDS"), 200),
-            practice_bytes=_count(env.get("GAME2048_PRACTICE_BYTES"), 4 * 1024 * 1024),
+            max_sockets=env_count(env.get("GAME2048_MAX_SOCKETS"), 16),
+            socket_idle=env_seconds(env.get("GAME2048_SOCKET_IDLE"), 300.0),
+            practice_records=env_count(env.get("GAME2048_PRACTICE_RECORDS"), 200),
+            practice_bytes=env_count(env.get("GAME2048_PRACTICE_BYTES"), 4 * 1024 * 1024),
             reviews=ReviewSettings.from_env(env),
             engine_check=_engine_check(env.get("GAME2048_ENGINE_CHECK")),
         )
@@ -197,14 +197,16 @@ def _engine_check(text: str | None) -> str:
     return mode
 
 
-def _count(text: str | None, default: int) -> int:
+def env_count(text: str | None, default: int) -> int:
+    """A setting's whole number from its environment text (negative reads as 0), or ``default``."""
     try:
         return max(0, int(text)) if text else default
     except ValueError:
         raise SystemExit(f"expected a whole number, got {text!r}") from None
 
 
-def _seconds(text: str | None, default: float) -> float:
+def env_seconds(text: str | None, default: float) -> float:
+    """A setting's number of seconds from its environment text (negative reads as 0), or ``default``."""
     try:
         return max(0.0, float(text)) if text else default
     except ValueError:
@@ -236,12 +238,12 @@ class ReviewSettings:
         if preset not in PRESETS:
             raise SystemExit(f"GAME2048_REVIEW_PRESET must be one of {', '.join(PRESETS)}, got {preset!r}")
         return cls(
-            workers=_count(env.get("GAME2048_REVIEW_WORKERS"), cls.workers),
-            per_client=_count(env.get("GAME2048_REVIEW_PER_CLIENT"), cls.per_client),
-            queue=_count(env.get("GAME2048_REVIEW_QUEUE"), cls.queue),
+            workers=env_count(env.get("GAME2048_REVIEW_WORKERS"), cls.workers),
+            per_client=env_count(env.get("GAME2048_REVIEW_PER_CLIENT"), cls.per_client),
+            queue=env_count(env.get("GAME2048_REVIEW_QUEUE"), cls.queue),
             preset=preset,
-            long_moves=_count(env.get("GAME2048_REVIEW_LONG_MOVES"), cls.long_moves),
-            nice=_count(env.get("GAME2048_REVIEW_NICE"), cls.nice),
+            long_moves=env_count(env.get("GAME2048_REVIEW_LONG_MOVES"), cls.long_moves),
+            nice=env_count(env.get("GAME2048_REVIEW_NICE"), cls.nice),
         )
 
 

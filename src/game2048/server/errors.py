@@ -185,47 +185,32 @@ STORE_DOWN = {"error": "a store the server needs is unavailable for a moment; tr
 
 def _store_errors() -> list[type[Exception]]:
     """The exception classes a store that cannot be reached raises (``store_down`` decides)."""
+    import psycopg
+    import redis
     from sqlalchemy.exc import DBAPIError
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-    kinds: list[type[Exception]] = [DBAPIError, PoolTimeout]
-    try:  # the live store's raw connections raise the driver's own errors
-        import psycopg
-
-        kinds += [psycopg.OperationalError, psycopg.InterfaceError]
-    except ImportError:
-        pass
-    try:
-        import redis
-
-        kinds += [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
-    except ImportError:
-        pass
-    return kinds
+    # the live store's raw connections raise the driver's own errors
+    return [DBAPIError, PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError,
+            redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
 
 
 def store_down(exc: BaseException) -> bool:
     """Whether ``exc`` says the database or Redis cannot be reached (down, restarting, refusing,
     too slow): the player may retry, the request was not the client's mistake."""
+    import psycopg
+    import redis
     from sqlalchemy.exc import DBAPIError
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
     if isinstance(exc, PoolTimeout):
         return True
-    try:  # the driver's own errors: a connection refused, cut (AdminShutdown) or lost
-        import psycopg
-
-        if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
-            return True
-    except ImportError:
-        pass
+    # the driver's own errors: a connection refused, cut (AdminShutdown) or lost
+    if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+        return True
     if isinstance(exc, DBAPIError):
         return bool(exc.connection_invalidated) or type(exc.orig).__name__ in (
             "OperationalError", "InterfaceError", "AdminShutdown", "ConnectionFailure")
-    try:
-        import redis
-    except ImportError:
-        return False
     return isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
                             redis.exceptions.BusyLoadingError))
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
-from ..rules import DIRECTIONS, Direction, check_size, exponent
+from ..rules import DIRECTIONS, Direction, board_exponents, check_size
 from .compiling import ensure_compiled
 from .heuristic import HEURISTICS, Heuristic
 
@@ -129,15 +129,7 @@ def setting_for(size: int, preset: str = "fast") -> Setting:
 
 
 def _exponents(board: Sequence[Sequence[int]]) -> list[list[int]]:
-    n = len(board)
-    check_size(n)
-    if any(not isinstance(row, Sequence) or len(row) != n for row in board):
-        raise ValueError(f"a {n}x{n} board needs {n} rows of {n} cells")
-    exps = [[exponent(v) for v in row] for row in board]
-    top = n * n + 1
-    if any(e > top for row in exps for e in row):
-        raise ValueError(f"no tile on a {n}x{n} board can exceed {1 << top}")
-    return exps
+    return board_exponents(board)
 
 
 def _fits_bitboard(exps: list[list[int]]) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .screen import HELP, KEYMAP, NEW_GAME_KEY, QUIT_KEY, UNDO_KEY
+from .screen import HELP, press
 from .session import Session
 
 
@@ -36,14 +36,10 @@ def run_plain(session: Session, ranked: bool, read: Callable[[str], str] = input
             session.quit()
             return
         for key in line.strip().lower():
-            if key == QUIT_KEY:
-                session.quit()
+            pressed = press(session, key)
+            if pressed == "quit":
                 return
-            if key in KEYMAP:
-                session.move(KEYMAP[key])
-            elif key == UNDO_KEY:
-                session.undo()
-            elif key == NEW_GAME_KEY:
+            if pressed == "new":
                 try:
                     sure = read("Start a new game? (y/n) ").strip().lower()
                 except EOFError:

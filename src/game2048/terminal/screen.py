@@ -16,7 +16,9 @@ import curses
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
+from ..limits import NAME_MAX
 from ..rules import Direction
 from ..svg import palette
 from .session import Session
@@ -40,6 +42,21 @@ _CURSES_ARROWS = {
 HELP = "arrows, WASD or HJKL move   u undo   r new game   q quit"
 #: Lines around the board: title, a blank, the message and the help.
 CHROME_LINES = 4
+
+
+def press(session: Session, key: str) -> Literal["quit", "new"] | None:
+    """Play one key on ``session``: a move or an undo is done here; quitting keeps the game
+    (``"quit"``); a new game is for the caller to confirm first (``"new"``)."""
+    if key == QUIT_KEY:
+        session.quit()
+        return "quit"
+    if key in KEYMAP:
+        session.move(KEYMAP[key])
+    elif key == UNDO_KEY:
+        session.undo()
+    elif key == NEW_GAME_KEY:
+        return "new"
+    return None
 
 
 @dataclass(frozen=True)
@@ -209,7 +226,7 @@ def ask(win: curses.window, prompt: str) -> str:
     curses.echo()
     curses.curs_set(1)
     try:
-        answer = win.getstr(lines - 2, min(len(prompt), 60), 24)
+        answer = win.getstr(lines - 2, min(len(prompt), 60), NAME_MAX)
     finally:
         curses.noecho()
         curses.curs_set(0)
@@ -235,12 +252,7 @@ def run(win: curses.window, make_session: Callable[[curses.window], Session], ra
             if key == "y":
                 session.new_game()
             continue
-        if key == QUIT_KEY:
-            session.quit()
+        pressed = press(session, key)
+        if pressed == "quit":
             return
-        if key in KEYMAP:
-            session.move(KEYMAP[key])
-        elif key == UNDO_KEY:
-            session.undo()
-        elif key == NEW_GAME_KEY:
-            confirming = True
+        confirming = pressed == "new"

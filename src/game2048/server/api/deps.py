@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import Depends, FastAPI, Path, Request
 from sqlalchemy.orm import Session
 
+from ...limits import GAME_ID_MAX
 from ..errors import ClientError
 from ..limits.address import client_address
 from ..limits.cpu import Verifier
@@ -71,5 +72,5 @@ def replay_charge(app: FastAPI, client: str) -> Callable[[], AbstractContextMana
 
 
 Db = Annotated[Session, Depends(session)]
-GameId = Annotated[str, Path(max_length=64)]
+GameId = Annotated[str, Path(max_length=GAME_ID_MAX)]
 Client = Annotated[str, Depends(client_address)]

@@ -149,7 +149,7 @@ class FinishOut(BaseModel):
 
 
 class StartIn(_Strict):
-    board: Board = Field(max_length=6, description="The position the game began from.")
+    board: Board = Field(max_length=MAX_SIZE, description="The position the game began from.")
     score: int = Field(0, ge=0, lt=MAX_SEED, description="Its score at the start.")
 
 
@@ -220,7 +220,7 @@ class RecordOut(BaseModel):
 
 class HintIn(_Strict):
     size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
-    board: list[list[int]] = Field(max_length=6, description="Rows of tile values, 0 for empty.")
+    board: list[list[int]] = Field(max_length=MAX_SIZE, description="Rows of tile values, 0 for empty.")
 
 
 class HintOut(BaseModel):

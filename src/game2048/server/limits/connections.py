@@ -63,11 +63,11 @@ class _Limits:
     """GAME2048_MAX_CONNECTIONS and GAME2048_HEADER_DEADLINE, read once per process."""
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
-        from ..config import _count, _seconds
+        from ..config import env_count, env_seconds
 
         env = dict(os.environ) if env is None else env
-        self.max_connections = _count(env.get("GAME2048_MAX_CONNECTIONS"), DEFAULT_MAX_CONNECTIONS)
-        self.header_deadline = _seconds(env.get("GAME2048_HEADER_DEADLINE"), DEFAULT_HEADER_DEADLINE)
+        self.max_connections = env_count(env.get("GAME2048_MAX_CONNECTIONS"), DEFAULT_MAX_CONNECTIONS)
+        self.header_deadline = env_seconds(env.get("GAME2048_HEADER_DEADLINE"), DEFAULT_HEADER_DEADLINE)
 
 
 _limits: _Limits | None = None

@@ -36,9 +36,9 @@ from sqlalchemy import Connection
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...game import Game, Snapshot
-from ...limits import MAX_LOG, MAX_MOVES
-from ...record import refusal, replay
-from ...rules import LETTERS, SIZES, UNDO_LETTER
+from ...limits import ALPHABET, MAX_LOG, MAX_MOVES
+from ...record import refusal, replay, unknown_letter
+from ...rules import SIZES
 from ..errors import ClientError
 from ..ops import metrics
 from ..records import owners
@@ -63,7 +63,7 @@ ATTEMPTS = 3
 #: they become part of the record (each attempt replays only those), rather than a 409 for a
 #: player whose last moves were still arriving. Only the token's holder can make those moves.
 FINISH_SECONDS = 2.0
-_LETTERS = frozenset(LETTERS.values()) | {UNDO_LETTER}
+_LETTERS = frozenset(ALPHABET)
 #: What a replay for a retry from far back is run inside: ``with charge(): ...`` counts its cost.
 Charge = Callable[[], AbstractContextManager[None]]
 
@@ -277,7 +277,7 @@ def _check_letters(moves: str) -> None:
         raise ClientError(422, f"moves must be 1 to {MAX_MOVES} letters, got {len(moves)}")
     for i, letter in enumerate(moves):
         if letter not in _LETTERS:
-            raise ClientError(422, f"move {i + 1} is {letter!r}, not U, D, L, R or Z; nothing was applied")
+            raise ClientError(422, f"move {i + 1}: {unknown_letter(letter)}; nothing was applied")
 
 
 def _apply(game: Game, moves: str) -> None:

@@ -53,6 +53,7 @@ from ..limits.address import client_address
 from ..limits.connections import address_key
 from ..records.records import check_name, could_be_game_id
 from . import mover as live
+from .hints import hint_through_game
 from .seeds import check_token
 
 router = APIRouter()
@@ -227,9 +228,8 @@ def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, A
         now = live.state(state.store, state.secret, game_id, token=body.token)
         return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
     if op == "hint":
-        from ..api.routes.games import hint_for
-
-        return hint_for(app, client, game_id, body).model_dump()
+        hinted = hint_through_game(state, client, game_id, token=body.token, at=body.at)
+        return {"move": hinted.move, "scores": hinted.scores}
     # before any work: a bad name is not a bad game
     name = None if body.name is None else check_name(body.name)
     with state.cpu_budget.spend(client, "finish"):  # the finish's replay counts as over HTTP

@@ -53,8 +53,6 @@ from importlib.resources import files
 
 from ...limits import NAME_MAX
 
-#: The most code points a cleaned name may have.
-
 #: Classes of code points a name must not hold, in the order a code point's class is
 #: decided (first match wins).
 REFUSED_CLASSES = ("control", "bidi", "private_use", "unassigned", "invisible", "ranked_mark")

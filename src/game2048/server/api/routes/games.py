@@ -10,6 +10,7 @@ from ...http import conditional
 from ...limits import browser as browsers
 from ...limits.address import client_address, network_of
 from ...live import mover as live
+from ...live.hints import hint_through_game
 from ...records import records as games
 from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_request, engine_check, limited, replay_charge
 from ..schemas import (
@@ -99,20 +100,8 @@ def game_hint(game_id: GameId, body: GameHintIn, request: Request) -> HintOut:
     whatever its finish says. The WebSocket carries the same request (`op: "hint"`).
     `POST /api/hint` answers for a bare position (practice and tools).
     """
-    return hint_for(request.app, client_address(request), game_id, body)
-
-
-def hint_for(app: FastAPI, client: str, game_id: str, body: GameHintIn) -> HintOut:
-    """What a hint through a game answers, over HTTP or the WebSocket."""
-    from ....solver import analyse
-
-    state = app.state
-
-    def solve(board: list[list[int]]):  # type: ignore[no-untyped-def]
-        with state.hint_budget.spend(client, "hint"):
-            return analyse(board, time_limit=state.settings.hint_time)
-
-    hinted = live.hint(state.store, state.secret, game_id, token=body.token, at=body.at, solve=solve)
+    client = client_address(request)
+    hinted = hint_through_game(request.app.state, client, game_id, token=body.token, at=body.at)
     return HintOut(move=hinted.move, scores=hinted.scores)  # type: ignore[arg-type]
 
 

@@ -515,8 +515,9 @@ export class GameController {
   submitted(entry, answer) {
     if (answer?.verified) {
       const key = answer.ranked ? 'sent' : 'sentUnranked';
-      this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
       const current = this.session && this.dealer.finishEntry().id === entry.id;
+      // what is said of a game leaves with it: an answer for a game already replaced says nothing
+      if (current) this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
       const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;
