@@ -74,6 +74,20 @@ def check_seed(seed: object) -> Seed:
     return seed
 
 
+def seed_from_text(text: str | int) -> Seed:
+    """A seed as a store or a database hands it back (text, or an integer column's int).
+
+    A secret seed has exactly 32 hex digits and an integer seed at most 16, so
+    the two never meet.
+
+    >>> seed_from_text("12345"), seed_from_text("00112233445566778899aabbccddeeff")
+    (12345, '00112233445566778899aabbccddeeff')
+    """
+    if type(text) is str and len(text) == _SECRET_SEED_DIGITS:
+        return check_seed(text)
+    return check_seed(int(text))
+
+
 def _shown(value: object) -> str:
     """``repr(value)``, cut short: a bad seed may be anything a client sent."""
     text = repr(value)

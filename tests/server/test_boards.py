@@ -247,7 +247,7 @@ def test_an_undeclared_solver_bot_does_not_reach_the_players_board(api, monkeypa
     # (docs/bots.md says how often), and a test must not pass or fail by the draw of a seed
     from game2048.server.live import mover
 
-    monkeypatch.setattr(mover, "classic_seed", lambda: 2048)
+    monkeypatch.setattr(mover, "classic_seed", lambda: "2048" * 8)
     played, done = finished_solver_game(api)
     assert done["verified"] and done["ranked"] and done["board"] == "engines"
     assert board(api, "players", 3) == []

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
 from game2048 import replay, slide
 
 from .conftest import NAMES, Played, next_move
@@ -45,8 +53,8 @@ def test_the_seed_appears_in_no_answer_before_the_finish(api):
     bodies.append(api.client.post(f"/api/games/{issued['id']}/state", json={"token": issued["token"]}).text)
     bodies.append(api.client.get(f"/api/games/{issued['id']}").text)
     seed = api.finish(issued).json()["seed"]
-    assert isinstance(seed, int)
-    assert not any(str(seed) in body for body in bodies)
+    assert isinstance(seed, str) and re.fullmatch("[0-9a-f]{32}", seed), "a secret seed of 128 bits"
+    assert not any(seed in body for body in bodies)
 
 
 def test_the_revealed_record_replays_to_the_dealt_game(api):
@@ -213,3 +221,17 @@ def test_a_move_answer_says_where_its_tile_landed_and_an_undo_brings_none(api): 
         assert changed == [(row, col)]
         board, at = answer["board"], answer["at"]
     assert api.moves(issued, at, "Z").json()["tile"] is None
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed (apt-get install nodejs)")
+def test_the_revealed_secret_seed_replays_to_the_dealt_game_in_the_browser_engine(api):
+    played = api.served(4, 80)
+    seed = api.finish(played.issued).json()["seed"]
+    engine = Path(__file__).resolve().parents[2] / "src" / "game2048" / "web" / "static" / "js" / "engine.js"
+    script = ("const { replay } = await import(process.argv[1]);"
+              "const [size, seed, log] = JSON.parse(process.argv[2]);"
+              "const g = replay(size, seed, log);"
+              "process.stdout.write(JSON.stringify([g.board, g.score]));")
+    out = subprocess.run(["node", "--input-type=module", "-e", script, engine.as_uri(),
+                          json.dumps([4, seed, played.log])], capture_output=True, text=True, check=True)
+    assert json.loads(out.stdout) == [played.board, played.score]

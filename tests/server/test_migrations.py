@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
@@ -98,5 +100,38 @@ def test_every_migration_upgrades_and_downgrades_in_turn(settings):
         migrate(engine)
         with engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), Base.metadata) == []
+    finally:
+        engine.dispose()
+
+
+def test_migration_0006_keeps_integer_seeds_beside_secret_ones(tmp_path):
+    """Games dealt before secret seeds keep their integer seeds; both kinds read back as they were."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+    from sqlalchemy.orm import Session
+
+    from game2048.server.storage.db import MIGRATIONS_DIR
+    from game2048.server.storage.models import GameRow
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    try:
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0005")
+            conn.execute(text("INSERT INTO games (id, size, mode, seed, created_at, finished_at, log, "
+                              "score, ranked) VALUES ('old', 4, 'classic', 9007199254740991, '2025-01-01', "
+                              "'2025-01-01', 'L', 0, 1)"))
+        migrate(engine)
+        secret = "0123456789" * 3 + "01"  # all digits: it must not be read as a number
+        with Session(engine) as s:
+            s.add(GameRow(id="new", size=4, mode="classic", seed=secret, created_at=datetime(2026, 1, 1),
+                          ranked=False))
+            s.commit()
+        with Session(engine) as s:
+            assert s.get(GameRow, "old").seed == 9007199254740991
+            assert s.get(GameRow, "new").seed == secret
     finally:
         engine.dispose()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..spawn import Seed
 from ..terminal.dealer import DealerError, ServerDealer
 
 
@@ -21,7 +22,7 @@ class BotGame:
     score: int
     moves: int
     max_tile: int
-    seed: int | None
+    seed: Seed | None
     ranked: bool
     rank: int | None
 

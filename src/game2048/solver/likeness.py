@@ -24,6 +24,7 @@ from typing import Any
 
 from ..record import positions
 from ..rules import DIRECTION_OF_LETTER, UNDO_LETTER
+from ..spawn import Seed
 from .review import board_weight
 from .search import analyse
 
@@ -41,7 +42,7 @@ SLIPS = 0.002
 MIN_MATTERING = 40
 
 
-def likeness(size: int, seed: int, log: str, *, preset: str = CHECK_PRESET,
+def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
              start_board: Any = None) -> dict[str, Any]:
     """``{moves, mattering, agreement, slips, engine_like}`` for a valid record: ``mattering``
     positions where the choice matters, the share of them where the best move was played

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from ..record import RecordError, positions, refusal, replay
 from ..rules import DIRECTION_OF_LETTER, UNDO_LETTER, exponent
+from ..spawn import Seed
 from .search import PRESETS, analyse, heuristic_for
 
 Class = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
@@ -105,7 +106,7 @@ def graded_count(log: str) -> int:
 
 def grade_moves(
     size: int,
-    seed: int,
+    seed: Seed,
     log: str,
     preset: str = DEFAULT_PRESET,
     *,
@@ -142,7 +143,7 @@ def grade_moves(
                "class": grade(loss, same=best == played)}
 
 
-def summarise(size: int, seed: int, preset: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def summarise(size: int, seed: Seed, preset: str, moves: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """The review dict for ``moves`` (entries from ``grade_moves``): accuracy and counts added."""
     counts = dict.fromkeys(CLASSES, 0)
     for m in moves:
@@ -154,7 +155,7 @@ def summarise(size: int, seed: int, preset: str, moves: Sequence[dict[str, Any]]
 
 def review(
     size: int,
-    seed: int,
+    seed: Seed,
     log: str,
     preset: str = DEFAULT_PRESET,
     *,
@@ -226,7 +227,7 @@ class Review(dict):  # type: ignore[type-arg]
                 f'<div style="display:flex;overflow-x:auto">{figures}</div>')
 
 
-def boards_before(size: int, seed: int, log: str, wanted: set[int],
+def boards_before(size: int, seed: Seed, log: str, wanted: set[int],
                   start: Sequence[Sequence[int]] | None = None) -> dict[int, list[list[int]]]:
     """The board before the letters at 1-based positions ``wanted`` of ``log`` (played from ``start``)."""
     from ..record import positions

@@ -7,9 +7,9 @@ project's one table of limits (``game2048.limits``).
 from __future__ import annotations
 
 import datetime as dt
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ...limits import MAX_LOG, MAX_MOVES, MAX_SEED, MAX_SIZE, MIN_SIZE, NAME_MAX
 from ...rules import Direction
@@ -17,6 +17,12 @@ from ...solver.review import Class
 from ..live import mover as live
 from ..records.records import Board as Standing
 from ..records.records import Mode, RecordMode
+
+#: A record's seed: a secret seed (what the server deals from: 32 lowercase hex digits, 128 bits,
+#: a string so that JSON carries it exactly) or an integer seed below 2^53 (practice games, and
+#: ranked games from before secret seeds).
+SecretSeed = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
+AnySeed = Annotated[int, Field(ge=0, lt=MAX_SEED)] | SecretSeed
 
 
 class _Strict(BaseModel):
@@ -139,8 +145,10 @@ class FinishOut(BaseModel):
     score: int
     max_tile: int
     rank: int | None = Field(description="Place on the leaderboard when it finished; null when not ranked.")
-    seed: int | None = Field(description="The game's seed, now public; null for a daily game until no more "
-                                         "moves for its day can come (everyone plays that seed today).")
+    seed: AnySeed | None = Field(description=(
+        "The game's seed, now public: a secret seed (32 hex digits, 128 bits) for every game the server "
+        "deals; null for a daily game until no more moves for its day can come (everyone plays that seed "
+        "today)."))
     board: Standing = Field("players", description=(
         "The leaderboard it is on: players, or engines (a bot game)."))
     name_key: str | None = Field(None, description=(
@@ -199,7 +207,7 @@ class LeaderboardOut(BaseModel):
 class RecordOut(BaseModel):
     id: str
     size: int
-    seed: int
+    seed: AnySeed
     mode: RecordMode
     date: dt.date | None
     log: str
@@ -238,7 +246,7 @@ class MoveOut(BaseModel):
 
 class ReviewOut(BaseModel):
     size: int
-    seed: int
+    seed: AnySeed
     preset: str
     accuracy: float = Field(ge=0, le=100)
     counts: dict[Class, int]

@@ -1,7 +1,10 @@
 """What the server issues: classic seeds, daily seeds, game ids and game tokens.
 
-Daily seeds and tokens are HMAC-SHA256 of the server's secret, so every worker
-that shares the secret agrees on them and nobody without it can predict them.
+Every seed the server deals from is a secret seed (128 bits, 32 hex digits,
+``spawn.secret_seed``): no tile can be worked out from the tiles already dealt
+by searching the seeds. Daily seeds and tokens are HMAC-SHA256 of the server's
+secret, so every worker that shares the secret agrees on them and nobody
+without it can predict them.
 
 >>> daily_seed("k", date(2026, 1, 1), 4) == daily_seed("k", date(2026, 1, 1), 4)
 True
@@ -18,21 +21,21 @@ import hmac
 import secrets
 from datetime import date
 
-from ...spawn import MAX_SEED
+from ...spawn import SECRET_SEED_BITS, secret_seed
 
 
 def _mac(secret: str, message: str) -> bytes:
     return hmac.new(secret.encode(), message.encode(), hashlib.sha256).digest()
 
 
-def classic_seed() -> int:
-    """A fresh random seed, 0 <= seed < 2^53."""
-    return secrets.randbelow(MAX_SEED)
+def classic_seed() -> str:
+    """A fresh secret seed (128 random bits)."""
+    return secret_seed()
 
 
-def daily_seed(secret: str, day: date, size: int) -> int:
-    """The seed everyone gets for the daily game of ``day`` (UTC) on a size x size board."""
-    return int.from_bytes(_mac(secret, f"daily:{day.isoformat()}:{size}")[:8], "big") % MAX_SEED
+def daily_seed(secret: str, day: date, size: int) -> str:
+    """The secret seed everyone gets for the daily game of ``day`` (UTC) on a size x size board."""
+    return _mac(secret, f"daily:{day.isoformat()}:{size}")[:SECRET_SEED_BITS // 8].hex()
 
 
 def new_game_id() -> str:

@@ -43,6 +43,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from ...game import Snapshot
+from ...spawn import Seed, seed_from_text
 from ..records.records import rank_query
 from ..storage.db import one_writer_for
 from ..storage.models import DailyTryRow, GameMoveRow, GameRow
@@ -57,7 +58,7 @@ class Live:
 
     id: str
     size: int
-    seed: int
+    seed: Seed
     mode: str
     day: date | None
     at: int
@@ -244,8 +245,9 @@ class DatabaseStore(LiveStore):
             parts = self._query(self._log_sql, (game_id, game_id), every=True)
             # read after the position: moves saved meanwhile only add letters, past ``at``
             letters = "".join(part or "" for _, part in parts)[:at]
-        return Live(game_id, size, seed, mode, day, at, letters, json.loads(live) if live else None,
-                    finished_at is not None, board, bool(helped), name if bot else None)
+        return Live(game_id, size, seed_from_text(seed), mode, day, at, letters,
+                    json.loads(live) if live else None, finished_at is not None, board, bool(helped),
+                    name if bot else None)
 
     def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
         # SQLite keeps naive UTC text in SQLAlchemy's format; PostgreSQL takes the datetime
@@ -478,7 +480,7 @@ class RedisStore(LiveStore):
             fields, log_text = self.redis.hgetall(hash_key), b""
         if fields:
             f = {k.decode(): v.decode() for k, v in fields.items()}
-            return Live(game_id, int(f["size"]), int(f["seed"]), f["mode"],
+            return Live(game_id, int(f["size"]), seed_from_text(f["seed"]), f["mode"],
                         date.fromisoformat(f["day"]) if f["day"] else None, int(f["at"]),
                         (log_text or b"").decode(), json.loads(f["snap"]), False, f.get("board", "players"),
                         f.get("helped") == "1", f.get("bot") or None)

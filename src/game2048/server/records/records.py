@@ -17,6 +17,7 @@ from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
 from ...limits import GAME_ID
+from ...spawn import Seed
 from ..errors import ClientError
 from ..storage.models import GameRow
 from .names import BadName, clean_name
@@ -47,7 +48,7 @@ class Finished:
     max_tile: int
     rank: int | None
     #: Revealed with the finish; None while moves of its daily game are still accepted.
-    seed: int | None = None
+    seed: Seed | None = None
     #: The leaderboard the game is on.
     board: Board = "players"
     #: The key of the name, on the finish that first took it (and its retries); None otherwise.
@@ -72,7 +73,7 @@ class Entry:
 class Record:
     id: str
     size: int
-    seed: int
+    seed: Seed
     mode: RecordMode
     date: date | None
     log: str

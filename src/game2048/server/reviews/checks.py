@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
+from ...spawn import Seed
 from ..storage.db import one_writer
 from ..storage.models import GameRow
 
@@ -36,7 +37,7 @@ POLL_SECONDS = 5.0
 MODES = ("background", "inline", "off")
 
 
-def check(size: int, seed: int, log_text: str) -> dict[str, Any]:
+def check(size: int, seed: Seed, log_text: str) -> dict[str, Any]:
     """The check's figures for a record (``solver.likeness``)."""
     from ...solver.likeness import likeness
 

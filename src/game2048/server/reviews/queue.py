@@ -35,6 +35,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from ...spawn import Seed
 from ..config import ReviewSettings
 from ..errors import ClientError
 from ..records.records import Record, get_record
@@ -133,7 +134,7 @@ class Job:
 
     game_id: str
     size: int
-    seed: int
+    seed: Seed
     log: str
     preset: str
     #: The position a practice game began from (None for an opening).
@@ -276,7 +277,7 @@ def pieces(log: str) -> list[tuple[int, int]]:
 _stopping: Any = None
 
 
-def grade_piece(size: int, seed: int, log: str, preset: str, start: int, stop: int,
+def grade_piece(size: int, seed: Seed, log: str, preset: str, start: int, stop: int,
                 start_board: list[list[int]] | None = None) -> list[dict[str, Any]] | None:
     """The review entries of ``log[start:stop]`` (run in a review process); None if the server
     stops meanwhile (it looks after every move, so a stop waits for one search, not a piece)."""

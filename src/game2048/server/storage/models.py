@@ -3,11 +3,28 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from typing import Any
 
 from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text, false, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.types import TypeDecorator
 
 from ...limits import NAME_MAX
+from ...spawn import Seed, seed_from_text
+
+
+class SeedColumn(TypeDecorator[Seed]):
+    """A seed as text: a secret seed's 32 hex digits, or an integer seed's decimal digits
+    (at most 16), read back as the ``str`` or ``int`` it was."""
+
+    impl = String(32)
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Any) -> str | None:
+        return None if value is None else str(value)
+
+    def process_result_value(self, value: Any, dialect: Any) -> Seed | None:
+        return None if value is None else seed_from_text(value)
 
 
 class Base(DeclarativeBase):
@@ -32,7 +49,7 @@ class GameRow(Base):
     mode: Mapped[str] = mapped_column(String(8))
     #: The UTC date of a daily game; None for a classic one.
     day: Mapped[date | None] = mapped_column(Date, nullable=True)
-    seed: Mapped[int] = mapped_column(BigInteger)
+    seed: Mapped[Seed] = mapped_column(SeedColumn)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     name: Mapped[str | None] = mapped_column(String(NAME_MAX), nullable=True)

@@ -15,6 +15,7 @@ const KEYS = {
   day_over: 'refusedDayOver',
   log_full: 'refusedLogFull',
   forked: 'refusedForked',
+  store_unavailable: 'refusedStoreDown',
 };
 
 /** A wait of `seconds` in the language's words ("30 seconds", "2 минуты"). */
