@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from game2048.rules import SIZES, TARGETS, max_tile_for, slide_row
 from game2048.site import router
 from game2048.site.i18n import LANGUAGES, STRINGS, pick_language
+from game2048.site.render import number
 from game2048.site.stats import figures, trapped_small_tiles
 
 PAGES = ("/rules", "/strategy", "/boards", "/solver")
@@ -86,9 +87,10 @@ def test_rules_state_sizes_targets_and_largest_tiles(client: TestClient, lang: s
     text = client.get("/rules", params={"lang": lang}).text
     assert "<table" in text
     for n in SIZES:
-        assert f'<td class="num">{max_tile_for(n)}</td>' in text
-        assert f'<td class="num">{TARGETS[n]}</td>' in text
-    assert "137438953472" in text and "67108864" in text and "131072" in text
+        # grouped as the page's language writes numbers: 1,024 and 137,438,953,472
+        assert f'<td class="num">{number(max_tile_for(n), lang)}</td>' in text
+        assert f'<td class="num">{number(TARGETS[n], lang)}</td>' in text
+    assert all(number(v, lang) in text for v in (137438953472, 67108864, 131072))
     # a 2048 built only from 2s is worth 20,480 points
     assert re.search(r"20[,\u202f]480", text)
     for key in ("W", "A", "S", "D", "K", "H", "J", "L", "R"):

@@ -72,8 +72,13 @@ def test_a_ranked_game_is_dealt_by_the_server_through_keys(game):
         for _ in range(1 if applied is None else len(applied)):
             dealt.move(next(letters))
         assert dealt.board == answer["board"]  # every tile the page showed came from the server
-    assert game.page.locator("#message").inner_text()
+    assert game.page.locator("#message").inner_text()  # the abandoned game was recorded: said once
     assert game.state()["id"] not in (None, state["id"])
+    game.page.wait_for_function("() => window.game2048.state().id !== null")
+    for key in ("ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"):  # one moves any fresh board
+        game.page.keyboard.press(key)
+    # then it leaves, at the first move of the game now on the board
+    game.page.wait_for_function("() => document.getElementById('message').textContent === ''")
 
 
 def test_a_game_over_is_finished_and_its_seed_shown(game):

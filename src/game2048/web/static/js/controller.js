@@ -180,6 +180,10 @@ export class GameController {
       this.announcer.say(this.i18n.t('sayNoMove', { dir: this.i18n.t(direction) }));
       return false;
     }
+    if (this.earlierNews && this.earlierNews === this.session) {
+      this.earlierNews = null;
+      this.hud.message('');
+    }
     const cells = game.cells;
     this.view.play(cells, result);
     this.#raiseBest();
@@ -516,8 +520,10 @@ export class GameController {
     if (answer?.verified) {
       const key = answer.ranked ? 'sent' : 'sentUnranked';
       const current = this.session && this.dealer.finishEntry().id === entry.id;
-      // what is said of a game leaves with it: an answer for a game already replaced says nothing
-      if (current) this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
+      this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
+      // news of a game already replaced (abandoned for a new one) is said, then leaves at the
+      // first move of the game now on the board
+      this.earlierNews = current ? null : this.session;
       const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;
