@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { describe, findMistake, keyAction } from '../../src/game2048/web/static/js/review.js';
+import { clockText, describe, findMistake, keyAction } from '../../src/game2048/web/static/js/review.js';
 
 const moves = [
   { n: 1, played: 'left', best: 'left', loss: 0, class: 'best' },
@@ -30,6 +30,15 @@ test('a move is described with its number, its place, both directions, its class
   assert.equal(describe(t, moves, 2), 'Move 3 (3 of 5): played up, best left. Good, loss 0.2%.');
   assert.equal(describe({ ...t, loss_all: 'all of it' }, [{ ...moves[3], loss: 7.5 }], 0).split('loss ')[1],
     'all of it. Undone.');
+});
+
+test('a move that kept its arrival says when it reached the server and after how long', () => {
+  const t = { status: 'Move {n}.', played_at: 'Sent {time} in, {gap} after the one before.' };
+  const timed = [{ ...moves[0], t: 65_400, gap: 1_250 }];
+  assert.equal(describe(t, timed, 0), 'Move 1. Sent 1:05 in, 1.3 seconds after the one before.');
+  assert.equal(describe(t, [moves[0]], 0), 'Move 1.', 'a game without times says nothing of them');
+  assert.equal(clockText(3_723_000), '1:02:03');
+  assert.match(describe(t, timed, 0, 'ru'), /1,3/);
 });
 
 test('arrows step (swapped right to left), Home and End jump, N and P find mistakes', () => {

@@ -262,6 +262,64 @@ def test_an_undeclared_solver_bot_does_not_reach_the_players_board(api, monkeypa
     assert 'data-testid="likeness"' in page and "engines board" in page
 
 
+def engine_game(api: Api, size: int, moves: int, choose, seed: str) -> tuple[Played, dict]:
+    """A players' game (no bot declared) on the secret seed ``seed``, each move ``choose(board)``'s."""
+    from game2048.server.live import mover
+
+    real = mover.classic_seed
+    mover.classic_seed = lambda: seed
+    try:
+        r = api.client.post("/api/games", json={"size": size, "mode": "classic"})
+    finally:
+        mover.classic_seed = real
+    played = Played(r.json())
+    while not played.over and len(played.log) < moves:
+        letter = LETTER[choose(played.board)]
+        answer = api.moves(played.issued, played.at, letter)
+        assert answer.status_code == 200, answer.text
+        played.log += letter
+        played.answers.append(answer.json())
+    done = api.finish(played.issued, name=f"Undeclared {seed[:6]}")
+    assert done.status_code == 200, done.text
+    return played, done.json()
+
+
+def test_an_undeclared_solver_bot_on_4x4_does_not_reach_the_players_board(api):
+    from game2048.solver import best_move
+
+    played, done = engine_game(api, 4, 1_200, lambda b: best_move(b, preset="fast"), "4096" * 8)
+    assert done["ranked"] and done["board"] == "engines", api.stored(played.issued["id"])["likeness"]
+    assert board(api, "players", 4) == []
+
+
+def test_an_engine_that_searches_less_deep_is_held_off_the_players_board_too(api):
+    from game2048.solver import analyse
+
+    played, done = engine_game(api, 4, 600, lambda b: analyse(b, depth=1)[0], "1024" * 8)
+    figures = api.stored(played.issued["id"])["likeness"]
+    assert done["board"] == "engines" and figures["engine"] == "depth 1", figures
+    assert figures["agreement"] < 0.96  # the solver's own moves alone would not have caught it
+
+
+def test_solver_moves_mixed_with_a_quarter_of_random_moves_reach_the_players_board(api):
+    import random
+
+    from game2048 import slide
+    from game2048.solver import best_move
+
+    rng = random.Random(25)
+
+    def mostly_solver(b):
+        legal = [d for d in LETTER if slide(b, d)[0] != b]
+        return rng.choice(legal) if rng.random() < 0.25 else best_move(b, preset="fast")
+
+    played, done = engine_game(api, 4, 1_200, mostly_solver, "2525" * 8)
+    figures = api.stored(played.issued["id"])["likeness"]
+    assert done["board"] == "players" and not figures["engine_like"], figures
+    assert figures["mattering"] >= 40  # enough of the game was looked at to say so
+    assert [name for name, _ in board(api, "players", 4)] == ["Undeclared 252525"]
+
+
 def test_a_game_of_simple_play_stays_on_the_players_board(api):
     _, played, r = api.honest(3, None, name="Plain")  # left, down, right, up: the first that moves
     assert r.json()["board"] == "players"

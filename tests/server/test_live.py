@@ -235,3 +235,32 @@ def test_the_revealed_secret_seed_replays_to_the_dealt_game_in_the_browser_engin
     out = subprocess.run(["node", "--input-type=module", "-e", script, engine.as_uri(),
                           json.dumps([4, seed, played.log])], capture_output=True, text=True, check=True)
     assert json.loads(out.stdout) == [played.board, played.score]
+
+
+def test_each_moves_arrival_is_kept_with_the_record(app, api):
+    """Letters keep when they reached the server (ms since the game was issued); a batch's letters
+    share its time. The record shows them, and the next game's clock starts at its own issue."""
+    from datetime import UTC, datetime, timedelta
+
+    from game2048.server.live import mover as live
+
+    store, secret, sessions = app.state.store, app.state.secret, app.state.sessions
+    t0 = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+    started = live.start(store, secret, 4, "classic", now=t0)
+    board, log, arrivals = started.position.board, "", []
+    for ms, count in ((400, 1), (900, 2), (2_500, 1)):
+        letters, after = "", board
+        for _ in range(count):
+            letter = next_move(after)
+            letters += letter
+            after = slide(after, NAMES[letter])[0]
+        played = live.play(store, secret, started.id, token=started.token, at=len(log), moves=letters,
+                           now=t0 + timedelta(milliseconds=ms), skip_illegal=True)
+        taken = played.at - len(log)
+        log, board = log + letters[:taken], played.board
+        arrivals += [ms] * taken
+    live.finish(store, sessions, secret, started.id, token=started.token, name="Clock")
+    record = api.client.get(f"/api/games/{started.id}").json()
+    assert record["log"] == log and record["times"] == arrivals
+    other = api.honest(4, 3)[1].issued["id"]
+    assert len(api.client.get(f"/api/games/{other}").json()["times"]) == 3

@@ -293,6 +293,7 @@ def test_the_page_shows_accuracy_counts_chart_moves_and_boards(qapi: Api, queued
     data = json.loads(re.search(r'id="review-data">(.*?)</script>', html, re.S).group(1))
     assert [m["n"] for m in data["moves"]] == [m["n"] for m in result["moves"]]
     assert [m["n"] for m in data["moves"] if m["undone"]] == [12]  # the 12th letter was taken back
+    assert not any("t" in m for m in data["moves"])  # a practice record has no arrival times
     assert html.count(" undone\"") == 1
     assert len(data["boards"]) == 13 and all(len(b) == 16 for b in data["boards"])
     assert f'lang="{lang}"' in html and (('dir="rtl"' in html) == (lang == "he"))
@@ -320,6 +321,10 @@ def test_a_long_game_lists_its_worst_moves(qapi: Api, queued_app, monkeypatch): 
     ns = [m["n"] for m in data["moves"]]
     assert ns == sorted(m["n"] for m in worst(result["moves"], 7))
     assert len(ns) == html.count('class="move c-') > 0
+    # a dealt game kept when each move reached the server: the page says it beside each move
+    times = qapi.client.get(f"/api/games/{game_id}").json()["times"]
+    assert [(m["t"], m["gap"]) for m in data["moves"]] == [
+        (times[n - 1], times[n - 1] - (times[n - 2] if n > 1 else 0)) for n in ns]
     from game2048 import Game
 
     first = Game(4, seed)

@@ -71,8 +71,11 @@ def test_a_game_in_redis_is_dealt_retried_finished_and_revealed(redis_app):
     done = api.finish(played.issued)
     assert done.status_code == 200 and api.finish(played.issued).json() == done.json()
     assert not store.redis.exists(store._keys(played.issued["id"])[0])
+    assert not any(store.redis.exists(key) for key in store._keys(played.issued["id"]))
     record = api.stored(played.issued["id"])
     assert record["log"] == played.log
+    times = record["times"]  # each letter's arrival, kept beside the log in Redis until the finish
+    assert len(times) == len(played.log) and times == sorted(times) and times[0] >= 0
     assert replay(4, record["seed"], record["log"]).board == played.board
     assert api.moves(played.issued, played.at, "L").status_code == 409
 

@@ -87,14 +87,15 @@ def _drawn(t: dict[str, str], record: Record, result: dict[str, Any], lang: str 
     undone = undone_moves(record.log)
     stepper = len(record.log) <= MAX_FRAMES
     listed = moves if stepper else sorted(worst(moves, WORST_SHOWN), key=lambda m: m["n"])
-    shown = [{**m, "undone": m["n"] in undone} for m in listed]
+    times = record.times if record.times and len(record.times) == len(record.log) else None
+    shown = [{**m, "undone": m["n"] in undone, **_arrival(times, m["n"])} for m in listed]
     if stepper:  # the game page's frames: frame k is the board after k letters, before letter k + 1
         after = json.loads(record_frames(record))
         boards = [after[m["n"] - 1]["b"] for m in shown]
     else:
         before = _boards(record, shown)
         boards = [before[m["n"]] for m in shown]
-    words = {key: t[key] for key in ("status", "undone", "board_label")}
+    words = {key: t[key] for key in ("status", "played_at", "undone", "board_label")}
     words |= {c: t[f"class_{c}"] for c in CLASSES} | {d: t[f"dir_{d}"] for d in ARROWS}
     words |= {key: t[key] for key in ("copy_link", "link_copied", "link_here", "graph_label", "graph_value",
                                      "line_text", "line_wait", "line_failed", "line_step", "loss_all")}
@@ -112,6 +113,14 @@ def _drawn(t: dict[str, str], record: Record, result: dict[str, Any], lang: str 
         # "</" would end the script element early; JSON allows the escaped slash
         "data_json": json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/"),
     }
+
+
+def _arrival(times: list[int] | None, n: int) -> dict[str, int]:
+    """When letter ``n`` (1-based) reached the server (``t``, ms into the game) and how long after
+    the letter before (``gap``); nothing for a game that did not keep its times."""
+    if times is None:
+        return {}
+    return {"t": times[n - 1], "gap": times[n - 1] - (times[n - 2] if n > 1 else 0)}
 
 
 def _lessons(record: Record, moves: list[dict[str, Any]]) -> dict[str, Any]:

@@ -9,17 +9,23 @@ a player who is not following the engine picks the best move less often. A
 review's words): engines next to never make one, people and noisy play do.
 The rule (``engine_like``) flags a game whose agreement on the positions that
 matter is at least ``AGREEMENT`` and whose slips are at most ``SLIPS`` of its
-moves, over at least ``MIN_MATTERING`` positions that matter; the figures, and how often the rule
-is wrong on our own games, are in ``docs/bots.md`` (``bench/engine_likeness.py``
-measures them).
+moves, over at least ``MIN_MATTERING`` positions that matter. An engine that
+searches otherwise (``SEARCHES``: deeper, one spawn ahead, or greedy) plays
+other moves than ``CHECK_PRESET``, with slips of its own by that measure: on
+the same positions the game is also compared with each of them, and playing
+one's moves on ``SEARCH_AGREEMENT`` of the positions that matter flags it
+too (``engine`` names the search it plays like). The figures, and how often
+the rule is wrong on our own games, are in ``docs/bots.md``
+(``bench/engine_likeness.py`` measures them).
 
 >>> r = likeness(3, 0, "LURD")
->>> sorted(r) == ["agreement", "engine_like", "mattering", "moves", "slips"]
+>>> sorted(r) == ["agreement", "engine", "engine_like", "mattering", "moves", "searches", "slips"]
 True
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..record import positions
@@ -40,6 +46,13 @@ SLIP = 0.2
 SLIPS = 0.002
 #: ...over at least this many positions that matter (a short game says too little).
 MIN_MATTERING = 40
+#: Other searches of the solver's evaluation a game is also compared with (``analyse``'s keywords):
+#: a deeper preset, one spawn ahead, and greedy (no spawn ahead).
+SEARCHES: dict[str, dict[str, Any]] = {"normal": {"preset": "normal"}, "depth 1": {"depth": 1},
+                                       "greedy": {"depth": 0}}
+#: Flagged as playing like one of them at or above this share of its moves on the positions that
+#: matter (ties count as its move).
+SEARCH_AGREEMENT = 0.97
 
 
 def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
@@ -48,6 +61,7 @@ def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
     positions where the choice matters, the share of them where the best move was played
     (``agreement``), and the share of moves with a choice that lost ``SLIP`` or more (``slips``)."""
     moves = choices = mattering = agreed = slipped = 0
+    alike = dict.fromkeys(SEARCHES, 0)
     for i, game in positions(size, seed, log, start=start_board):
         if i >= len(log) or log[i] == UNDO_LETTER:
             continue
@@ -65,10 +79,18 @@ def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
             continue  # near-equal choices: agreeing there says nothing
         mattering += 1
         agreed += loss <= 0
+        for name, search in SEARCHES.items():
+            _, theirs = analyse(game.board, **search)
+            alike[name] += theirs.get(played, -math.inf) >= max(theirs.values()) - 1e-9
     agreement = agreed / mattering if mattering else 0.0
     slips = slipped / choices if choices else 0.0
+    searches = {name: round(n / mattering, 4) if mattering else 0.0 for name, n in alike.items()}
+    engine = CHECK_PRESET if engine_like(mattering, agreement, slips) else next(
+        (name for name, share in searches.items()
+         if mattering >= MIN_MATTERING and share >= SEARCH_AGREEMENT), None)
     return {"moves": moves, "mattering": mattering, "agreement": round(agreement, 4),
-            "slips": round(slips, 4), "engine_like": engine_like(mattering, agreement, slips)}
+            "slips": round(slips, 4), "searches": searches, "engine": engine,
+            "engine_like": engine is not None}
 
 
 def engine_like(mattering: int, agreement: float, slips: float) -> bool:

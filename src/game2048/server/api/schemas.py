@@ -224,6 +224,9 @@ class RecordOut(BaseModel):
     likeness: dict[str, object] | None = Field(None, description=(
         "The engine-like check's figures, once done: moves, mattering (positions where the choice "
         "matters), agreement (the share of those where the solver's move was played), slips, engine_like."))
+    times: list[int] | None = Field(None, description=(
+        "When each letter of the log reached the server, in ms since the game was issued (letters sent "
+        "together share one time); null for practice games and games from before times were kept."))
 
 
 class HintIn(_Strict):

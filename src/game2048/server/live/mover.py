@@ -42,6 +42,7 @@ from ...rules import SIZES
 from ..errors import ClientError
 from ..ops import metrics
 from ..records import owners
+from ..records.arrivals import times_text
 from ..records.records import (
     DAILY_GRACE,
     MODES,
@@ -517,9 +518,11 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         if (game.board, game.score) != (snapshot["board"], snapshot["score"]):
             raise RuntimeError(f"game {live.id}: the replay of its log is not its position")
         ranked = game.ranked and not helped and not live.helped
+        started, batches = store.arrivals(live.id)
+        times = None if started is None else times_text(int(started.timestamp() * 1000), batches, live.at)
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
                   "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked,
-                  "helped": live.helped or helped}
+                  "helped": live.helped or helped, "times": times}
         if ranked and bot is None and checking is not None:
             record |= checking(live.size, live.seed, live.log)
         _recent.take(live.id, live.at)  # no move after the finish may be played from memory

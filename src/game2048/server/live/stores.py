@@ -95,6 +95,11 @@ class LiveStore(ABC):
         ``expected_at + len(added)``)."""
 
     @abstractmethod
+    def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
+        """When the game was issued, and for each batch of letters saved: ``(at, ms)``, the log
+        length it began at and when it arrived (ms since the Unix epoch; None if not kept)."""
+
+    @abstractmethod
     def finish(self, game: Live, expected_at: int, record: dict[str, Any],
                also: Callable[[Connection], None] | None = None) -> bool:
         """Turn the game into its finished record (``record``: the finish columns) if ``at`` is
@@ -163,12 +168,15 @@ class DatabaseStore(LiveStore):
         update = (f"UPDATE games SET at = {p}, live = {p}, touched_at = CASE WHEN touched_at IS NULL OR "
                   f"touched_at < {p} THEN {p} ELSE touched_at END "
                   f"WHERE id = {p} AND at = {p} AND finished_at IS NULL")
-        append = f"INSERT INTO game_moves (game_id, at, letters) VALUES ({p}, {p}, {p})"
+        append = f"INSERT INTO game_moves (game_id, at, letters, ms) VALUES ({p}, {p}, {p}, {p})"
         if self.sqlite:
             self._save_sql = (update, append)
         else:  # one statement: the letters are appended only if the compare-and-set matched
             self._save_sql = (f"WITH moved AS ({update} RETURNING id) "
-                              "INSERT INTO game_moves (game_id, at, letters) SELECT id, %s, %s FROM moved",)
+                              "INSERT INTO game_moves (game_id, at, letters, ms) "
+                              "SELECT id, %s, %s, %s FROM moved",)
+        self._arrivals_sql = (f"SELECT created_at FROM games WHERE id = {p}",
+                              f"SELECT at, ms FROM game_moves WHERE game_id = {p} ORDER BY at")
         self._own = threading.local()
         if not self.sqlite:
             self._moves = create_engine(engine.url, pool_size=MOVE_CONNECTIONS, max_overflow=0,
@@ -266,13 +274,19 @@ class DatabaseStore(LiveStore):
                 cur.execute(update, moved)
                 done = cur.rowcount == 1
                 if done:
-                    cur.execute(append, (game_id, expected_at, added))
+                    cur.execute(append, (game_id, expected_at, added, _epoch_ms(now)))
                 conn.commit()
             else:
-                cur.execute(self._save_sql[0], (*moved, expected_at, added))
+                cur.execute(self._save_sql[0], (*moved, expected_at, added, _epoch_ms(now)))
                 done = cur.rowcount == 1
             cur.close()
         return done
+
+    def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
+        started, batches = self._arrivals_sql
+        head = self._query(started, (game_id,))
+        rows = self._query(batches, (game_id,), every=True)
+        return (_moment(head[0]) if head else None), [(at, ms) for at, ms in rows]
 
     def finish(self, game: Live, expected_at: int, record: dict[str, Any],
                also: Callable[[Connection], None] | None = None) -> bool:
@@ -407,14 +421,17 @@ def uncount_try_in_database(engine: Engine, client: str, day: date, size: int) -
                      .values(tries=DailyTryRow.tries - 1))
 
 
-# Redis: KEYS = (game hash, log string); the log is appended to, never rewritten.
+# Redis: KEYS = (game hash, log string, arrivals string); both strings are appended to, never
+# rewritten; an arrival is "at:ms;" (the log length the batch began at, when it arrived).
 _SAVE = """
 local at = redis.call('HGET', KEYS[1], 'at')
 if (not at) or at ~= ARGV[1] or redis.call('HEXISTS', KEYS[1], 'closed') == 1 then return 0 end
 redis.call('HSET', KEYS[1], 'at', ARGV[2], 'snap', ARGV[4])
 redis.call('APPEND', KEYS[2], ARGV[3])
+redis.call('APPEND', KEYS[3], ARGV[6])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 redis.call('EXPIRE', KEYS[2], ARGV[5])
+redis.call('EXPIRE', KEYS[3], ARGV[5])
 return 1
 """
 _HELPED = """
@@ -450,7 +467,9 @@ class RedisStore(LiveStore):
         self._writer = one_writer_for(engine)
 
     def _keys(self, game_id: str) -> list[str]:
-        return [f"{self.PREFIX}live:{{{game_id}}}", f"{self.PREFIX}log:{{{game_id}}}"]
+        """The game's hash, its log and its arrivals (one hash slot: the game's id in braces)."""
+        return [f"{self.PREFIX}live:{{{game_id}}}", f"{self.PREFIX}log:{{{game_id}}}",
+                f"{self.PREFIX}times:{{{game_id}}}"]
 
     def create(self, game: Live, now: datetime) -> None:
         with self._writer, self.engine.begin() as conn:
@@ -458,19 +477,21 @@ class RedisStore(LiveStore):
                 id=game.id, size=game.size, mode=game.mode, day=game.day, seed=game.seed, created_at=now,
                 ranked=False, at=0, touched_at=now, board=game.board, bot=game.bot is not None, name=game.bot,
             ))
-        hash_key, log_key = self._keys(game.id)
+        hash_key, log_key, times_key = self._keys(game.id)
         fields = {"size": game.size, "seed": game.seed, "mode": game.mode, "at": 0, "board": game.board,
                   "bot": game.bot or "",
                   "day": game.day.isoformat() if game.day else "", "snap": json.dumps(game.snapshot)}
         with self.redis.pipeline() as pipe:
             pipe.hset(hash_key, mapping=fields)
             pipe.set(log_key, "")
+            pipe.set(times_key, "")
             pipe.expire(hash_key, self.ttl)
             pipe.expire(log_key, self.ttl)
+            pipe.expire(times_key, self.ttl)
             pipe.execute()
 
     def load(self, game_id: str, *, log: bool = True) -> Live | None:
-        hash_key, log_key = self._keys(game_id)
+        hash_key, log_key, _ = self._keys(game_id)
         if log:
             with self.redis.pipeline(transaction=True) as pipe:
                 pipe.hgetall(hash_key)
@@ -493,7 +514,18 @@ class RedisStore(LiveStore):
     def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
         position = json.dumps(snapshot, separators=(",", ":"))
         return bool(self._save(keys=self._keys(game_id),
-                               args=[expected_at, expected_at + len(added), added, position, self.ttl]))
+                               args=[expected_at, expected_at + len(added), added, position, self.ttl,
+                                     f"{expected_at}:{_epoch_ms(now)};"]))
+
+    def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
+        text = (self.redis.get(self._keys(game_id)[2]) or b"").decode()
+        batches: list[tuple[int, int | None]] = []
+        for item in filter(None, text.split(";")):
+            at, ms = item.split(":")
+            batches.append((int(at), int(ms)))
+        with self.engine.connect() as conn:
+            started = conn.execute(select(GameRow.created_at).where(GameRow.id == game_id)).scalar()
+        return (_moment(started) if started is not None else None), batches
 
     def finish(self, game: Live, expected_at: int, record: dict[str, Any],
                also: Callable[[Connection], None] | None = None) -> bool:
@@ -558,4 +590,15 @@ def make_store(engine: Engine, redis_url: str | None, idle_days: float,
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def _epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def _moment(value: Any) -> datetime:
+    """A stored time as an aware UTC datetime (SQLite hands back naive datetimes or their text)."""
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 

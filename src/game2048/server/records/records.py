@@ -20,6 +20,7 @@ from ...limits import GAME_ID
 from ...spawn import Seed
 from ..errors import ClientError
 from ..storage.models import GameRow
+from .arrivals import times_from_text
 from .names import BadName, clean_name
 
 Mode = Literal["classic", "daily"]
@@ -90,6 +91,9 @@ class Record:
     engine_like: bool = False
     #: The engine-like check's figures (``solver.likeness``), once it is done; None before or unasked.
     likeness: dict[str, object] | None = None
+    #: When each letter of the log reached the server, in ms since the game was issued; None for
+    #: practice games and games from before arrival times were kept (``arrivals``).
+    times: list[int] | None = None
 
     @property
     def begins(self) -> dict[str, object]:
@@ -230,7 +234,7 @@ def get_record(session: Session, game_id: str) -> Record:
     return Record(row.id, row.size, row.seed, row.mode, row.day, row.log or "", row.score or 0,  # type: ignore[arg-type]
                   row.max_tile or 0, row.moves or 0, row.ranked, row.name or "", _aware(row.finished_at),
                   json.loads(row.start) if row.start else None, row.board, row.engine_like,  # type: ignore[arg-type]
-                  json.loads(row.likeness) if row.likeness else None)
+                  json.loads(row.likeness) if row.likeness else None, times_from_text(row.times))
 
 
 def _aware(moment: datetime) -> datetime:

@@ -60,6 +60,9 @@ class GameRow(Base):
     ranked: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     live: Mapped[str | None] = mapped_column(Text, nullable=True)
+    #: When each letter of the log arrived, as ``records.arrivals`` writes it (ms after the letter
+    #: before, the first after the game's start); None for practice games and older games.
+    times: Mapped[str | None] = mapped_column(Text, nullable=True)
     #: The last move (or the start); games idle for GAME2048_IDLE_DAYS are removed.
     touched_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     #: The place a ranked game took on its leaderboard when it finished (the finish answer says it again).
@@ -96,6 +99,8 @@ class GameMoveRow(Base):
     game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     at: Mapped[int] = mapped_column(Integer, primary_key=True)
     letters: Mapped[str] = mapped_column(String(64))
+    #: When they arrived, in ms since the Unix epoch (None for moves kept before arrival times were).
+    ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
 
 
 class DailyTryRow(Base):

@@ -32,8 +32,27 @@ export function describe(t, moves, i, locale = 'en') {
   const m = moves[i];
   const fill = { n: m.n, i: i + 1, count: moves.length, played: t[m.played], best: t[m.best],
     class: t[m.class], loss: lossText(t, m.loss, locale) };
-  const text = t.status.replace(/\{(\w+)\}/g, (all, key) => (key in fill ? fill[key] : all));
+  let text = t.status.replace(/\{(\w+)\}/g, (all, key) => (key in fill ? fill[key] : all));
+  if (Number.isFinite(m.t) && t.played_at) {
+    const when = { time: clockText(m.t), gap: secondsText(m.gap ?? 0, locale) };
+    text += ` ${t.played_at.replace(/\{(\w+)\}/g, (all, key) => (key in when ? when[key] : all))}`;
+  }
   return m.undone ? `${text} ${t.undone}` : text;
+}
+
+/** Milliseconds into a game as a clock: 0:07, 12:34, 1:02:03. */
+export function clockText(ms) {
+  const s = Math.floor(ms / 1000);
+  const two = (v) => String(v).padStart(2, '0');
+  const h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60;
+  return h ? `${h}:${two(m)}:${two(s % 60)}` : `${m}:${two(s % 60)}`;
+}
+
+/** A wait between two moves in seconds, in the reader's number format ("0.4 seconds"). */
+export function secondsText(ms, locale = 'en') {
+  return new Intl.NumberFormat(locale, { style: 'unit', unit: 'second', unitDisplay: 'long',
+    maximumFractionDigits: ms < 10_000 ? 1 : 0 }).format(ms / 1000);
 }
 
 /**
