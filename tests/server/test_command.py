@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from game2048.cli import app
@@ -61,26 +62,37 @@ def test_the_app_warms_the_solver_in_the_background(tmp_path: Path):
     assert search.analyse([[2, 2, 0], [0, 0, 0], [0, 0, 0]], depth=1)[0] is not None
 
 
-def test_a_worker_serves_only_once_the_solver_is_loaded(tmp_path: Path, monkeypatch):
-    # loading holds the GIL: done while serving, it would stall the moves in hand
-    import time
+def test_healthz_and_pages_answer_while_the_solver_loads_and_the_api_waits_for_it(tmp_path: Path,
+                                                                                  monkeypatch):
+    # a worker answers at once (the supervisor and a load balancer see it alive); loading holds the
+    # GIL, so the game's API waits for it rather than have its moves stalled half-way
+    import threading
 
     from fastapi.testclient import TestClient
 
     import game2048.solver
     from game2048.server.app import create_app
 
-    loaded: list[float] = []
-
-    def slow_load() -> None:
-        time.sleep(0.5)
-        loaded.append(time.monotonic())
-
-    monkeypatch.setattr(game2048.solver, "warm_up", slow_load)
+    release = threading.Event()
+    monkeypatch.setattr(game2048.solver, "warm_up", lambda: release.wait(30))
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'w.db'}", warm_solver=True)
-    with TestClient(create_app(settings)) as client:
-        assert loaded, "the app took requests before the solver was loaded"
-        assert client.get("/api/leaderboard?size=4").status_code == 200
+    try:
+        with TestClient(create_app(settings)) as client:
+            assert client.get("/healthz").status_code == 200
+            assert client.get("/").status_code == 200
+            assert any(t.name == "warm-solver" and t.is_alive() for t in threading.enumerate())
+            answers: list[int] = []
+            asking = threading.Thread(
+                target=lambda: answers.append(client.get("/api/leaderboard?size=4").status_code))
+            asking.start()
+            asking.join(timeout=0.5)
+            assert asking.is_alive() and not answers, "the API answered before the solver was loaded"
+            release.set()
+            asking.join(timeout=30)
+            assert answers == [200]
+            assert client.get("/api/leaderboard?size=4").status_code == 200
+    finally:
+        release.set()
 
 
 def test_a_worker_does_not_wait_for_a_compile(tmp_path: Path, monkeypatch):
@@ -98,28 +110,58 @@ def test_a_worker_does_not_wait_for_a_compile(tmp_path: Path, monkeypatch):
     settings = Settings(database_url=f"sqlite:///{tmp_path / 'w.db'}", warm_solver=True)
     try:
         with TestClient(app_module.create_app(settings)) as client:
-            assert client.get("/api/leaderboard?size=4").status_code == 200
+            assert client.get("/api/leaderboard?size=4").status_code == 200  # after WARM_WAIT at most
             assert any(t.name == "warm-solver" and t.is_alive() for t in threading.enumerate())
     finally:
         release.set()
 
 
-def test_a_worker_freezes_what_it_loaded_before_it_serves(tmp_path: Path):
-    # a full collection walking the ~200,000 objects of the loaded libraries pauses a worker ~0.1 s
+@pytest.mark.parametrize("warm", [False, True])
+def test_a_worker_freezes_what_it_loaded_before_it_serves(tmp_path: Path, monkeypatch, warm: bool):
+    # a full collection walking the ~200,000 objects of the loaded libraries pauses a worker ~0.1 s;
+    # with the solver loading, the freeze comes after it, before the API answers
     import gc
 
     from fastapi.testclient import TestClient
 
+    import game2048.solver
     from game2048.server.app import create_app
 
+    monkeypatch.setattr(game2048.solver, "warm_up", lambda: None)
     gc.unfreeze()
-    settings = Settings(database_url=f"sqlite:///{tmp_path / 'f.db'}", warm_solver=False)
+    settings = Settings(database_url=f"sqlite:///{tmp_path / 'f.db'}", warm_solver=warm)
     try:
         with TestClient(create_app(settings)) as client:
-            assert gc.get_freeze_count() > 10_000
             assert client.get("/api/leaderboard?size=4").status_code == 200
+            assert gc.get_freeze_count() > 10_000
     finally:
         gc.unfreeze()
+
+
+def test_an_app_on_sqlite_loads_neither_psycopg_nor_redis_nor_the_solver_before_it_serves(tmp_path: Path):
+    # each costs a worker CPU before its first answer; the solver loads in the background
+    import subprocess
+    import sys
+
+    code = ("import sys; from game2048.server.app import create_app; "
+            "from game2048.server.config import Settings; "
+            f"create_app(Settings(database_url='sqlite:///{tmp_path / 'l.db'}')); "
+            "print(sorted(m for m in ('psycopg', 'redis', 'numba') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_store_error_is_known_once_its_driver_is_loaded():
+    import psycopg
+    import redis
+
+    from game2048.server.errors import _store_errors, store_down
+
+    assert store_down(psycopg.OperationalError("refused"))
+    assert store_down(redis.exceptions.ConnectionError("refused"))
+    assert not store_down(ValueError("a bug"))
+    assert {psycopg.OperationalError, redis.exceptions.TimeoutError} <= set(_store_errors())
 
 
 def test_serve_refuses_a_port_outside_1_to_65535_in_one_line(capsys):

@@ -28,6 +28,7 @@ from .http.compress import MINIMUM_SIZE, CompressTagged
 from .http.head import HeadAsGet
 from .http.headers import SecurityHeaders
 from .http.requestlog import RequestLog, setup_logging
+from .http.warming import WarmGate, Warming
 from .limits.cpu import CpuBudget
 from .limits.quota import StorageQuota
 from .limits.rate import RateLimiter
@@ -62,8 +63,8 @@ the ones it can give:
 
 #: How often each worker removes idle games.
 PURGE_EVERY = 3600.0
-#: Seconds a worker waits for the solver to load before it serves (loading from numba's cache
-#: takes about 0.5 s; compiling on a fresh install, 15 to 30 s, goes on while serving).
+#: Seconds, from a worker's start, that the game's API waits for the solver to load (loading from
+#: numba's cache takes about 0.5 s; compiling on a fresh install, 15 to 30 s, goes on while serving).
 WARM_WAIT = 5.0
 
 
@@ -71,19 +72,15 @@ WARM_WAIT = 5.0
 async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.settings.warm_solver:
         # numba loads (or, on a fresh install, compiles) the search once per process; a daemon
-        # thread pays that now instead of the first player to ask for a hint. Loading holds the
-        # GIL for about half a second: done while serving, it stalls every move this worker has
-        # in hand, so the worker takes no connection until it is loaded. A compile takes far
-        # longer, and serving does not wait for it.
-        warmed = threading.Event()
-        threading.Thread(target=_warm_solver, args=(warmed,), name="warm-solver", daemon=True).start()
-        if not await asyncio.to_thread(warmed.wait, WARM_WAIT):
-            log.info("the solver is still compiling (a fresh install does it once); serving meanwhile")
-    # Everything loaded so far (FastAPI, SQLAlchemy, numba: some 200,000 objects) lives as long as
-    # the process. Left to the collector, each full collection walks them all, a pause of about
-    # 0.1 s in which the worker answers nothing; frozen, a collection only walks what came since.
-    gc.collect()
-    gc.freeze()
+        # thread pays that now instead of the first player to ask for a hint. The worker serves at
+        # once: /healthz and the pages answer, so the supervisor sees it alive. Loading holds the
+        # GIL for about half a second and would stall every move in hand, so the game's API waits
+        # until it is loaded (http/warming.py), at most WARM_WAIT: a compile goes on while serving.
+        app.state.warming.start(WARM_WAIT)
+        threading.Thread(target=_warm_solver, args=(app.state.warming,), name="warm-solver",
+                         daemon=True).start()
+    else:
+        _freeze()
     purging = asyncio.create_task(_purge_idle_games(app))
     review_queue = ReviewQueue(app.state.sessions, app.state.settings.reviews,
                                charge=app.state.cpu_budget.charge)  # reviews count as verification
@@ -95,10 +92,19 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
     finally:
         purging.cancel()
+        app.state.warming.closed = True
         await asyncio.to_thread(review_queue.stop)
         await asyncio.to_thread(app.state.checks.stop)
         app.state.store.close()
         gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
+
+
+def _freeze() -> None:
+    """Everything loaded so far (FastAPI, SQLAlchemy, numba: some 200,000 objects) lives as long as
+    the process. Left to the collector, each full collection walks them all, a pause of about 0.1 s
+    in which the worker answers nothing; frozen, a collection only walks what came since."""
+    gc.collect()
+    gc.freeze()
 
 
 async def _purge_idle_games(app: FastAPI) -> None:
@@ -118,7 +124,7 @@ async def _purge_idle_games(app: FastAPI) -> None:
         await asyncio.sleep(PURGE_EVERY)
 
 
-def _warm_solver(warmed: threading.Event) -> None:
+def _warm_solver(warming: Warming) -> None:
     try:
         from ..solver import warm_up
 
@@ -126,7 +132,9 @@ def _warm_solver(warmed: threading.Event) -> None:
     except Exception:  # a hint will report its own error; serving goes on
         log.exception("could not load the solver at start")
     finally:
-        warmed.set()
+        if not warming.closed:  # (a compile can outlast the app, in the tests)
+            _freeze()  # before the API opens: the collection holds the GIL for about 0.1 s
+        warming.loaded()
 
 
 def create_app(settings: Settings) -> FastAPI:
@@ -145,11 +153,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=MINIMUM_SIZE)  # the rest of the text answers
     app.add_middleware(HeadAsGet)
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(WarmGate)  # the API waits for the solver to load; its wait is in the request log
     app.add_middleware(RequestLog)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = sessions
     app.state.secret = load_secret(sessions, settings.secret)
+    app.state.warming = Warming()
     app.state.answers = AnswerCache(settings.answer_ttl)
     app.state.open_sockets = Counter()  # per client address (live/socket.py)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -185,34 +186,44 @@ STORE_DOWN = {"error": "a store the server needs is unavailable for a moment; tr
 
 def _store_errors() -> list[type[Exception]]:
     """The exception classes a store that cannot be reached raises (``store_down`` decides)."""
-    import psycopg
-    import redis
     from sqlalchemy.exc import DBAPIError
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+    psycopg, redis = _drivers()
     # the live store's raw connections raise the driver's own errors
-    return [DBAPIError, PoolTimeout, psycopg.OperationalError, psycopg.InterfaceError,
-            redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
+    kinds: list[type[Exception]] = [DBAPIError, PoolTimeout]
+    if psycopg is not None:
+        kinds += [psycopg.OperationalError, psycopg.InterfaceError]
+    if redis is not None:
+        kinds += [redis.exceptions.ConnectionError, redis.exceptions.TimeoutError]
+    return kinds
+
+
+def _drivers() -> tuple[Any, Any]:
+    """psycopg and redis, each only if this process loaded it already: importing both costs a worker
+    about 0.3 s of CPU at start, and a driver that was never loaded raised nothing. ``install`` runs
+    after the app made its engine (which loads psycopg for PostgreSQL) and its stores (redis)."""
+    return sys.modules.get("psycopg"), sys.modules.get("redis")
 
 
 def store_down(exc: BaseException) -> bool:
     """Whether ``exc`` says the database or Redis cannot be reached (down, restarting, refusing,
     too slow): the player may retry, the request was not the client's mistake."""
-    import psycopg
-    import redis
     from sqlalchemy.exc import DBAPIError
     from sqlalchemy.exc import TimeoutError as PoolTimeout
 
+    psycopg, redis = _drivers()
     if isinstance(exc, PoolTimeout):
         return True
     # the driver's own errors: a connection refused, cut (AdminShutdown) or lost
-    if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
+    if psycopg is not None and isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError)):
         return True
     if isinstance(exc, DBAPIError):
         return bool(exc.connection_invalidated) or type(exc.orig).__name__ in (
             "OperationalError", "InterfaceError", "AdminShutdown", "ConnectionFailure")
-    return isinstance(exc, (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError,
-                            redis.exceptions.BusyLoadingError))
+    return redis is not None and isinstance(exc, (redis.exceptions.ConnectionError,
+                                                  redis.exceptions.TimeoutError,
+                                                  redis.exceptions.BusyLoadingError))
 
 
 def describe_validation(errors: object) -> str:
