@@ -10,7 +10,7 @@
 // never asks which one it holds. While a dealer is busy (a ranked move is on
 // its way to the server), keys wait in order and are played when it answers.
 import { DEFAULT_SIZE, SIZES, isSeed, randomSeed } from './engine.js';
-import { explain } from './refusals.js';
+import { explain, nextDailyTime } from './refusals.js';
 import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
 
 // The name rule and its table load when a name is first needed, not with the page.
@@ -351,7 +351,10 @@ export class GameController {
       this.#finish();
       this.#setSize(size);
       this.#begin(newSession(dealer));
-      if (dealer.triesLeft != null) this.hud.message(this.i18n.t('dailyTriesLeft', { n: dealer.triesLeft }));
+      if (dealer.triesLeft != null) {
+        const time = nextDailyTime(this.i18n.locale);
+        this.hud.message(this.i18n.t('dailyTriesLeft', { n: dealer.triesLeft, time }));
+      }
     }, (e) => this.hud.message(explain(e, this.i18n)));
   }
 

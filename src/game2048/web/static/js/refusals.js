@@ -27,7 +27,7 @@ function wait(seconds, locale) {
 }
 
 /** An ISO 8601 time as the player's local time of day ("02:00", "2:00 AM"). */
-function clock(iso, locale) {
+export function clock(iso, locale) {
   const when = new Date(iso);
   if (Number.isNaN(when.getTime())) return '';
   return new Intl.DateTimeFormat(locale, { hour: 'numeric', minute: '2-digit' }).format(when);
@@ -42,7 +42,8 @@ export function explain(refusal, i18n) {
   const { status = 0, code = null } = fields;
   if (status === 0 && !code) return i18n.t(fields.offline ? 'refusedOffline' : 'refusedUnreachable');
   if (typeof code === 'string' && code.startsWith('name_')) return i18n.t('nameRefused');
-  const key = KEYS[code];
+  // the network's allowance, spent by others behind the same address, is said as theirs
+  const key = code === 'daily_tries_used' && fields.per === 'network' ? 'refusedDailyTriesNetwork' : KEYS[code];
   if (!key) return i18n.t('refusedOther');
   const vars = {};
   if (Number.isInteger(fields.size)) vars.size = `${fields.size}×${fields.size}`;
@@ -53,4 +54,10 @@ export function explain(refusal, i18n) {
   if (Number.isFinite(fields.retry_after)) vars.wait = wait(fields.retry_after, i18n.locale);
   else vars.wait = wait(60, i18n.locale);
   return i18n.t(key, vars);
+}
+
+/** When the next daily game opens (the next UTC midnight), as the player's local time of day. */
+export function nextDailyTime(locale, now = new Date()) {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return clock(new Date(next).toISOString(), locale);
 }
