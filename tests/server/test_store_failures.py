@@ -215,3 +215,90 @@ def test_postgres_down_in_the_middle_of_play_answers_503_then_everything_acknowl
             assert finished.status_code == 200 and finished.json()["verified"]
     finally:
         app.state.engine.dispose()
+
+
+# -- a store that goes away in the middle of a burst of moves and finishes ------------------------
+
+PLAYERS = 4
+
+
+def _burst_through_an_outage(client: TestClient, stop_store, start_store) -> None:
+    """Four players move as fast as the answers come while the store stops, stays down for
+    ``DOWN`` seconds and comes back; one of them finishes in the middle of it. Every answer is a
+    200 or a 503 with Retry-After, within seconds; afterwards every game holds exactly the moves
+    its player saw acknowledged, and the finish that was refused lands."""
+    import threading
+
+    api = Api(client)
+    games = [api.served(4, 5) for _ in range(PLAYERS)]
+    outage = threading.Event()
+    done = threading.Event()
+    statuses: list[int] = []
+    slowest = [0.0]
+    finishes: list[int] = []
+    wrong: list[str] = []
+
+    def player(i: int) -> None:
+        played = games[i]
+        while not done.is_set() and not played.over:
+            if i == 0 and outage.is_set() and not finishes:  # a finish sent while the store is down
+                finishes.append(api.finish(played.issued, name="Outage").status_code)
+            letter = next_move(played.board)
+            began = time.monotonic()
+            r = api.moves(played.issued, played.at, letter)
+            slowest[0] = max(slowest[0], time.monotonic() - began)
+            statuses.append(r.status_code)
+            if r.status_code == 200:
+                played.log += letter
+                played.answers.append(r.json())
+            else:  # (a thread's own assert would go unseen: what is wrong is kept for the test)
+                if not (r.status_code == 503 and r.json().get("code") == "store_unavailable"
+                        and int(r.headers.get("retry-after", "0")) > 0):
+                    wrong.append(f"{r.status_code} {r.headers.get('retry-after')} {r.text}")
+                time.sleep(0.2)
+
+    threads = [threading.Thread(target=player, args=(i,)) for i in range(PLAYERS)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(1.0)
+        stop_store()
+        outage.set()
+        time.sleep(DOWN)
+        start_store()
+        deadline = time.monotonic() + 15
+        while client.get("/readyz").status_code != 200:
+            assert time.monotonic() < deadline, "ready again once the store is back"
+            time.sleep(0.2)
+        time.sleep(2.0)  # the burst goes on against the store that came back
+    finally:
+        done.set()
+        for t in threads:
+            t.join(timeout=30)
+    assert wrong == [] and set(statuses) == {200, 503}, (wrong[:3], sorted(set(statuses)))
+    assert not any(t.is_alive() for t in threads)
+    assert slowest[0] < 8, f"an answer within seconds, never a hang ({slowest[0]:.1f} s)"
+    assert finishes == [503]
+    for played in games:  # exactly what each player saw acknowledged, nothing lost or added
+        state = api.state(played.issued).json()
+        assert (state["at"], state["log"], state["board"]) == (played.at, played.log, played.board)
+    done_game = api.finish(games[0].issued, name="Outage")
+    assert done_game.status_code == 200 and done_game.json()["verified"]
+
+
+def test_a_burst_of_moves_and_a_finish_through_a_redis_outage(settings, redis):
+    app = create_app(replace(settings, redis_url=f"redis://127.0.0.1:{redis.port}/0"))
+    try:
+        with TestClient(app) as client:
+            _burst_through_an_outage(client, redis.stop, redis.start)
+    finally:
+        app.state.engine.dispose()
+
+
+def test_a_burst_of_moves_and_a_finish_through_a_postgres_outage(settings, postgres):
+    app = create_app(replace(settings, database_url=postgres.url))
+    try:
+        with TestClient(app) as client:
+            _burst_through_an_outage(client, postgres.stop, postgres.start)
+    finally:
+        app.state.engine.dispose()
