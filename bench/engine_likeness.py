@@ -82,6 +82,7 @@ KINDS = {
     # engines: must be caught
     "solver fast": solver("fast"),
     "solver normal": solver("normal"),
+    "solver strong": solver("strong"),
     "solver depth 1": solver(depth=1),
     "greedy engine": greedy,
     # strong non-engine play: must not be
@@ -93,7 +94,7 @@ KINDS = {
     "corner + 10% other": noisy(corner, 0.10),
     "corner + lookahead + 10% other": noisy(corner_lookahead, 0.10),
 }
-ENGINES = ("solver fast", "solver normal", "solver depth 1", "greedy engine")
+ENGINES = ("solver fast", "solver normal", "solver strong", "solver depth 1", "greedy engine")
 
 
 def one(args):

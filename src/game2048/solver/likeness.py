@@ -10,7 +10,9 @@ review's words): engines next to never make one, people and noisy play do.
 The rule (``engine_like``) flags a game whose agreement on the positions that
 matter is at least ``AGREEMENT`` and whose slips are at most ``SLIPS`` of its
 moves, over at least ``MIN_MATTERING`` positions that matter. An engine that
-searches otherwise (``SEARCHES``: deeper, one spawn ahead, or greedy) plays
+searches otherwise (``SEARCHES``: deeper, one spawn ahead, or greedy; and
+``DEEP``, the deepest preset, for a game that already plays much like one of
+them) plays
 other moves than ``CHECK_PRESET``, with slips of its own by that measure: on
 the same positions the game is also compared with each of them, and playing
 one's moves on ``SEARCH_AGREEMENT`` of the positions that matter flags it
@@ -53,6 +55,10 @@ SEARCHES: dict[str, dict[str, Any]] = {"normal": {"preset": "normal"}, "depth 1"
 #: Flagged as playing like one of them at or above this share of its moves on the positions that
 #: matter (ties count as its move).
 SEARCH_AGREEMENT = 0.97
+#: The deepest search, asked only about a game that already plays much like the others (a share
+#: of ``SUSPECT`` with ``CHECK_PRESET`` or with one of ``SEARCHES``): it costs tens of ms a position.
+DEEP = {"strong": {"preset": "strong", "threads": 1}}
+SUSPECT = 0.85
 
 
 def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
@@ -62,6 +68,7 @@ def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
     (``agreement``), and the share of moves with a choice that lost ``SLIP`` or more (``slips``)."""
     moves = choices = mattering = agreed = slipped = 0
     alike = dict.fromkeys(SEARCHES, 0)
+    kept: list[tuple[list[list[int]], str]] = []  # the positions that matter and the move played there
     for i, game in positions(size, seed, log, start=start_board):
         if i >= len(log) or log[i] == UNDO_LETTER:
             continue
@@ -79,18 +86,34 @@ def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
             continue  # near-equal choices: agreeing there says nothing
         mattering += 1
         agreed += loss <= 0
+        kept.append((game.board, played))
         for name, search in SEARCHES.items():
-            _, theirs = analyse(game.board, **search)
-            alike[name] += theirs.get(played, -math.inf) >= max(theirs.values()) - 1e-9
+            alike[name] += _plays_like(game.board, played, search)
     agreement = agreed / mattering if mattering else 0.0
     slips = slipped / choices if choices else 0.0
     searches = {name: round(n / mattering, 4) if mattering else 0.0 for name, n in alike.items()}
-    engine = CHECK_PRESET if engine_like(mattering, agreement, slips) else next(
-        (name for name, share in searches.items()
-         if mattering >= MIN_MATTERING and share >= SEARCH_AGREEMENT), None)
+    engine = _engine(mattering, agreement, slips, searches)
+    if engine is None and mattering >= MIN_MATTERING and max(agreement, *searches.values()) >= SUSPECT:
+        for name, search in DEEP.items():  # not caught yet, but close: the costly comparison
+            searches[name] = round(sum(_plays_like(b, d, search) for b, d in kept) / mattering, 4)
+        engine = _engine(mattering, agreement, slips, searches)
     return {"moves": moves, "mattering": mattering, "agreement": round(agreement, 4),
             "slips": round(slips, 4), "searches": searches, "engine": engine,
             "engine_like": engine is not None}
+
+
+def _engine(mattering: int, agreement: float, slips: float, searches: dict[str, float]) -> str | None:
+    """The search a game plays like, by the rule, or None."""
+    if engine_like(mattering, agreement, slips):
+        return CHECK_PRESET
+    return next((name for name, share in searches.items()
+                 if mattering >= MIN_MATTERING and share >= SEARCH_AGREEMENT), None)
+
+
+def _plays_like(board: list[list[int]], played: str, search: dict[str, Any]) -> bool:
+    """Whether ``played`` is the move (or one of the tied moves) ``search`` picks on ``board``."""
+    _, theirs = analyse(board, **search)
+    return theirs.get(played, -math.inf) >= max(theirs.values()) - 1e-9
 
 
 def engine_like(mattering: int, agreement: float, slips: float) -> bool:
