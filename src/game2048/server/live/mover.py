@@ -40,6 +40,7 @@ from ...limits import ALPHABET, MAX_LOG, MAX_MOVES
 from ...record import refusal, replay, unknown_letter
 from ...rules import SIZES
 from ..errors import ClientError
+from ..limits.rate import Hit
 from ..ops import metrics
 from ..records import owners
 from ..records.arrivals import times_text
@@ -255,8 +256,14 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game), bot, left)
 
 
-def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True) -> Live:
-    live = store.load(game_id, log=log) if could_be_game_id(game_id) else None
+def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True,
+          hit: Hit | None = None) -> Live:
+    if not could_be_game_id(game_id):
+        live = None
+    elif hit is None or hit.counted:
+        live = store.load(game_id, log=log)
+    else:
+        live = store.load(game_id, log=log, hit=hit)
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
                                "start one with POST /api/games", code="game_gone")
@@ -290,7 +297,8 @@ def _apply(game: Game, moves: str) -> None:
 
 
 def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
-         now: datetime | None = None, charge: Charge | None = None, skip_illegal: bool = False) -> Position:
+         now: datetime | None = None, charge: Charge | None = None, skip_illegal: bool = False,
+         hit: Hit | None = None) -> Position:
     """Apply ``moves`` (1 to 64 of U D L R Z) to the game at log length ``at``.
 
     All or nothing: an unknown letter, a move the rules refuse or a fourth
@@ -305,7 +313,25 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
     it counts against the client's limits). Other letters from behind (a
     fork), or ``at`` ahead of the game, are a 409, as are moves in a finished
     game and moves in a daily game after its day ended plus 10 minutes.
+
+    ``hit`` is the request's rate-limit count (``api.deps.count_move``): the
+    store makes it in the move's first round trip (on Redis, in the same
+    script); a request that reaches no store makes it before it answers. Either
+    way a refused count is the answer (429), and it stored nothing.
     """
+    if hit is None:
+        return _play(store, secret, game_id, token, at, moves, now, charge, skip_illegal, None)
+    try:
+        answer = _play(store, secret, game_id, token, at, moves, now, charge, skip_illegal, hit)
+    except Exception:
+        hit.count()  # a 429 comes first, as if counted before anything
+        raise
+    hit.count()
+    return answer
+
+
+def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, moves: str, now: datetime | None,
+          charge: Charge | None, skip_illegal: bool, hit: Hit | None) -> Position:
     _check_letters(moves)
     if at < 0:
         raise ClientError(422, f"at must be 0 or more, got {at}")
@@ -316,7 +342,7 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
             live, game = kept
             kept = None
         else:
-            live = _open(store, secret, game_id, token, log=False)
+            live = _open(store, secret, game_id, token, log=False, hit=hit)
             game = None
         snapshot = _in_play(live)
         new = moves
@@ -366,7 +392,11 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
         # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
         tile = game.last_tile()
         position = {**game.snapshot(), "tile": tile}
-        if store.save(live.id, live.at, new, position, now):
+        if hit is None or hit.counted:
+            saved = store.save(live.id, live.at, new, position, now)
+        else:  # the count in the same round trip as the move
+            saved = store.save(live.id, live.at, new, position, now, hit=hit)
+        if saved:
             answer = _position(live.at + len(new), game, tile, position["board"], live.helped)  # type: ignore[arg-type]
             head = replace(live, at=answer.at, log="", snapshot=position)
             _recent.put(head, game)
