@@ -90,9 +90,12 @@ def start_echo() -> tuple[subprocess.Popen[bytes], int]:
     return proc, port
 
 
-def start_game_server(db: str, redis: str | None) -> tuple[subprocess.Popen[bytes], int]:
+def start_game_server(db: str, redis: str | None,
+                      move_limit: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_MOVE_RATE_LIMIT": "0"}
+    if move_limit:  # the limits on, high enough never to refuse: what counting costs
+        env |= {"GAME2048_RATE_LIMIT": "100000/minute", "GAME2048_MOVE_RATE_LIMIT": move_limit}
     if redis:
         env["REDIS_URL"] = redis
     cmd = [sys.executable, "-c", "from game2048.cli import app; app()", "serve", "--host", "127.0.0.1",
@@ -226,6 +229,8 @@ def main() -> None:
     parser.add_argument("--store-pid", type=int, help="the store's server process, to report its CPU")
     parser.add_argument("--long", type=int, default=0, help="letters of the 6x6 flat check (0: skip)")
     parser.add_argument("--window", type=int, default=1000)
+    parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
+                                             "default: limits off")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -238,7 +243,7 @@ def main() -> None:
         finally:
             proc.terminate()
             proc.wait()
-        proc, port = start_game_server(db, args.redis)
+        proc, port = start_game_server(db, args.redis, args.move_limit)
         try:
             store0 = store_cpu(args.store_pid)
             served = measure(proc.pid, lambda: game_socket(port, args.moves), args.sockets)

@@ -32,7 +32,7 @@ from .http.warming import WarmGate, Warming
 from .limits.cpu import CpuBudget
 from .limits.quota import StorageQuota
 from .limits.rate import RateLimiter
-from .live import socket
+from .live import mover, socket
 from .live.stores import make_store, utc_now
 from .ops import probes
 from .reviews.checks import EngineChecks
@@ -163,6 +163,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.answers = AnswerCache(settings.answer_ttl)
     app.state.open_sockets = Counter()  # per client address (live/socket.py)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)
+    mover.keep_recent(settings.recent_bytes)
     app.state.checks = EngineChecks(sessions)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),

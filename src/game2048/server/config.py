@@ -22,6 +22,8 @@ DEFAULT_MOVE_RATE_LIMIT = "50/second"
 DEFAULT_DAILY_TRIES = 3
 DEFAULT_DAILY_TRIES_PER_NETWORK = 30
 DEFAULT_IDLE_DAYS = 7.0
+#: Bytes of games in play a worker keeps in memory (an estimate; live/mover.py ``_Recent``).
+DEFAULT_RECENT_BYTES = 64 * 1024 * 1024
 #: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
 DEFAULT_HINT_RATE_LIMIT = "20/second"
 #: CPU seconds of verification work (replays of records, long games' pages) per client address.
@@ -122,6 +124,9 @@ class Settings:
     #: Bytes of practice records (log, name, start) one address may keep a UTC day
     #: (GAME2048_PRACTICE_BYTES; 0 no limit).
     practice_bytes: int = 4 * 1024 * 1024
+    #: Bytes (an estimate) of the games each worker keeps in memory between their moves, besides
+    #: the 2,048 games at most (GAME2048_RECENT_BYTES; 0: none kept, every move reads the store).
+    recent_bytes: int = DEFAULT_RECENT_BYTES
     #: The engine-like check of ranked players' games (GAME2048_ENGINE_CHECK): ``background``
     #: (the players' board shows a game once it is checked), ``inline`` (the finish checks it),
     #: or ``off``.
@@ -141,7 +146,7 @@ class Settings:
         GAME2048_MOVE_DURABILITY (``process`` or ``disk``, see docs/deploy.md),
         GAME2048_CPU_BUDGET (CPU seconds of verification per client, ``"10/minute"``; 0 off, as is
         every limit when GAME2048_RATE_LIMIT is 0), GAME2048_HINT_CPU_BUDGET (the same for hints,
-        ``"30/minute"``).
+        ``"30/minute"``), GAME2048_RECENT_BYTES (bytes of games a worker keeps in memory, 64 MiB).
         """
         env = dict(os.environ) if env is None else env
         off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
@@ -169,6 +174,7 @@ class Settings:
             socket_idle=env_seconds(env.get("GAME2048_SOCKET_IDLE"), 300.0),
             practice_records=env_count(env.get("GAME2048_PRACTICE_RECORDS"), 200),
             practice_bytes=env_count(env.get("GAME2048_PRACTICE_BYTES"), 4 * 1024 * 1024),
+            recent_bytes=env_count(env.get("GAME2048_RECENT_BYTES"), DEFAULT_RECENT_BYTES),
             reviews=ReviewSettings.from_env(env),
             engine_check=_engine_check(env.get("GAME2048_ENGINE_CHECK")),
         )

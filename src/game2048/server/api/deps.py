@@ -12,12 +12,12 @@ from fastapi import Depends, FastAPI, Path, Request
 from sqlalchemy.orm import Session
 
 from ...limits import GAME_ID_MAX
-from ..errors import ClientError
 from ..limits.address import client_address
 from ..limits.cpu import Verifier
+from ..limits.rate import Hit, too_many
 
-__all__ = ["BODY_ERRORS", "Client", "Db", "GameId", "Verifier", "count_request", "engine_check", "limited",
-           "replay_charge", "session"]
+__all__ = ["BODY_ERRORS", "Client", "Db", "GameId", "Verifier", "count_move", "count_request", "engine_check",
+           "limited", "replay_charge", "session"]
 
 #: What any route with a JSON body can answer before it runs: too slow, too large, unreadable.
 BODY_ERRORS = (408, 413, 422)
@@ -30,10 +30,19 @@ def session(request: Request) -> Iterator[Session]:
 
 def count_request(app: FastAPI, scope: str, client: str) -> None:
     """Count one request of ``scope`` against the client's rate limit; 429 past it."""
-    wait = app.state.limiters[scope].check(scope, client)
-    if wait is not None:
-        raise ClientError(429, f"too many requests; try again in {wait} s", {"Retry-After": str(wait)},
-                          code="rate_limited", fields={"retry_after": wait})
+    too_many(app.state.limiters[scope].check(scope, client))
+
+
+def count_move(app: FastAPI, client: str) -> Hit | None:
+    """Count one moves request against the client's rate limit: now (429 past it, as
+    ``count_request``), or, when the store can count it in the move's own round trip (Redis, the
+    limits kept in the same Redis), a ``Hit`` for ``mover.play`` to hand to the store."""
+    limiter = app.state.limiters["moves"]
+    store = app.state.store
+    if limiter.redis_url is not None and limiter.redis_url == getattr(store, "redis_url", None):
+        return Hit(limiter, "moves", client)
+    count_request(app, "moves", client)
+    return None
 
 
 def limited(scope: str):  # type: ignore[no-untyped-def]

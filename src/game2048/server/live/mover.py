@@ -39,7 +39,9 @@ from ...game import Game, Snapshot
 from ...limits import ALPHABET, MAX_LOG, MAX_MOVES
 from ...record import refusal, replay, unknown_letter
 from ...rules import SIZES
+from ..config import DEFAULT_RECENT_BYTES
 from ..errors import ClientError
+from ..limits.rate import Hit
 from ..ops import metrics
 from ..records import owners
 from ..records.arrivals import times_text
@@ -78,33 +80,66 @@ class _Recent:
     ever; another worker's move makes the compare-and-set fail, and the mover
     reads the store again. A game is taken out while a request works on it and
     put back under its new ``at`` once that is saved, compacted (``Game.compact``):
-    each entry takes a few kilobytes at most, whatever the game's length, so
-    ``size`` bounds the memory (about 8 MB for 2,048 6x6 games).
+    each entry takes a few kilobytes at most, whatever the game's length. At most
+    ``size`` games and ``max_bytes`` bytes (an estimate, ``entry_bytes``) are kept,
+    the least recently saved going first.
     """
 
-    def __init__(self, size: int = 2048) -> None:
+    def __init__(self, size: int = 2048, max_bytes: int = DEFAULT_RECENT_BYTES) -> None:
         self.size = size
-        self._games: OrderedDict[tuple[str, int], tuple[Live, Game]] = OrderedDict()
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._games: OrderedDict[tuple[str, int], tuple[Live, Game, int]] = OrderedDict()
         self._lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return len(self._games)
 
     def take(self, game_id: str, at: int) -> tuple[Live, Game] | None:
         with self._lock:
-            return self._games.pop((game_id, at), None)
+            held = self._games.pop((game_id, at), None)
+            if held is None:
+                return None
+            self.bytes -= held[2]
+        return held[0], held[1]
 
     def forget(self, game_id: str | None) -> None:
         with self._lock:
             for key in [k for k in self._games if game_id is None or k[0] == game_id]:
-                del self._games[key]
+                self.bytes -= self._games.pop(key)[2]
 
     def put(self, live: Live, game: Game) -> None:
         game.compact()
+        cost = entry_bytes(live)
         with self._lock:
-            self._games[(live.id, live.at)] = (live, game)
-            if len(self._games) > self.size:
-                self._games.popitem(last=False)
+            old = self._games.pop((live.id, live.at), None)
+            if old is not None:
+                self.bytes -= old[2]
+            if cost > self.max_bytes:
+                return  # never kept: the bound holds even for an entry larger than it
+            self._games[(live.id, live.at)] = (live, game, cost)
+            self.bytes += cost
+            while len(self._games) > self.size or self.bytes > self.max_bytes:
+                self.bytes -= self._games.popitem(last=False)[1][2]
+
+
+def entry_bytes(live: Live) -> int:
+    """What one game kept by ``_Recent`` takes in memory, over-estimated: its ``Live`` (the
+    snapshot: the board and at most 3 undo positions), the compacted ``Game`` (the position and
+    at most 3 of its history), and their strings. Measured with tracemalloc: 2.4 to 3.3 KB for a
+    3x3 game, 3.1 to 4.9 KB for 6x6, whatever its length (tests/server/test_recent_games.py)."""
+    return 3000 + 60 * live.size * live.size + 2 * (len(live.id) + len(live.mode) + len(live.bot or ""))
 
 
 _recent = _Recent()
+
+
+def keep_recent(max_bytes: int) -> None:
+    """Bound the games this process keeps in memory to about ``max_bytes`` (GAME2048_RECENT_BYTES)."""
+    with _recent._lock:
+        _recent.max_bytes = max_bytes
+        while _recent._games and _recent.bytes > max_bytes:
+            _recent.bytes -= _recent._games.popitem(last=False)[1][2]
 
 
 def forget(game_id: str | None = None) -> None:
@@ -255,8 +290,14 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game), bot, left)
 
 
-def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True) -> Live:
-    live = store.load(game_id, log=log) if could_be_game_id(game_id) else None
+def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True,
+          hit: Hit | None = None) -> Live:
+    if not could_be_game_id(game_id):
+        live = None
+    elif hit is None or hit.counted:
+        live = store.load(game_id, log=log)
+    else:
+        live = store.load(game_id, log=log, hit=hit)
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
                                "start one with POST /api/games", code="game_gone")
@@ -290,7 +331,8 @@ def _apply(game: Game, moves: str) -> None:
 
 
 def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
-         now: datetime | None = None, charge: Charge | None = None, skip_illegal: bool = False) -> Position:
+         now: datetime | None = None, charge: Charge | None = None, skip_illegal: bool = False,
+         hit: Hit | None = None) -> Position:
     """Apply ``moves`` (1 to 64 of U D L R Z) to the game at log length ``at``.
 
     All or nothing: an unknown letter, a move the rules refuse or a fourth
@@ -305,7 +347,25 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
     it counts against the client's limits). Other letters from behind (a
     fork), or ``at`` ahead of the game, are a 409, as are moves in a finished
     game and moves in a daily game after its day ended plus 10 minutes.
+
+    ``hit`` is the request's rate-limit count (``api.deps.count_move``): the
+    store makes it in the move's first round trip (on Redis, in the same
+    script); a request that reaches no store makes it before it answers. Either
+    way a refused count is the answer (429), and it stored nothing.
     """
+    if hit is None:
+        return _play(store, secret, game_id, token, at, moves, now, charge, skip_illegal, None)
+    try:
+        answer = _play(store, secret, game_id, token, at, moves, now, charge, skip_illegal, hit)
+    except Exception:
+        hit.count()  # a 429 comes first, as if counted before anything
+        raise
+    hit.count()
+    return answer
+
+
+def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, moves: str, now: datetime | None,
+          charge: Charge | None, skip_illegal: bool, hit: Hit | None) -> Position:
     _check_letters(moves)
     if at < 0:
         raise ClientError(422, f"at must be 0 or more, got {at}")
@@ -316,7 +376,7 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
             live, game = kept
             kept = None
         else:
-            live = _open(store, secret, game_id, token, log=False)
+            live = _open(store, secret, game_id, token, log=False, hit=hit)
             game = None
         snapshot = _in_play(live)
         new = moves
@@ -366,7 +426,11 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
         # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
         tile = game.last_tile()
         position = {**game.snapshot(), "tile": tile}
-        if store.save(live.id, live.at, new, position, now):
+        if hit is None or hit.counted:
+            saved = store.save(live.id, live.at, new, position, now)
+        else:  # the count in the same round trip as the move
+            saved = store.save(live.id, live.at, new, position, now, hit=hit)
+        if saved:
             answer = _position(live.at + len(new), game, tile, position["board"], live.helped)  # type: ignore[arg-type]
             head = replace(live, at=answer.at, log="", snapshot=position)
             _recent.put(head, game)

@@ -34,7 +34,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...limits import MAX_LOG, MAX_MOVES
-from ..api.deps import count_request, engine_check, replay_charge
+from ..api.deps import count_move, count_request, engine_check, replay_charge
 from ..api.schemas import (
     MAX_TOKEN,
     FinishIn,
@@ -208,21 +208,25 @@ def _plain_moves(data: dict[str, Any]) -> bool:
 
 
 def _play_moves(app: Any, client: str, game_id: str, data: dict[str, Any]) -> live.Position:
-    count_request(app, "moves", client)
+    hit = count_move(app, client)  # on Redis: counted in the move's own round trip
     state = app.state
     return live.play(state.store, state.secret, game_id, token=data["token"], at=data["at"],
                      moves=data["moves"], charge=replay_charge(app, client),
-                     skip_illegal=data.get("skip_illegal", False))
+                     skip_illegal=data.get("skip_illegal", False), hit=hit)
 
 
 def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
-    # counted here, off the event loop: with REDIS_URL the count is a round trip to Redis
-    count_request(app, {"finish": "games", "hint": "hint"}.get(op, "moves"), client)
+    # counted here, off the event loop: with REDIS_URL the count is a round trip to Redis (a move's:
+    # in the move's own round trip)
+    if op == "moves":
+        hit = count_move(app, client)
+    else:
+        count_request(app, {"finish": "games", "hint": "hint"}.get(op, "moves"), client)
     state = app.state
     charge = replay_charge(app, client)
     if op == "moves":
         p = live.play(state.store, state.secret, game_id, token=body.token, at=body.at, moves=body.moves,
-                      charge=charge, skip_illegal=body.skip_illegal)
+                      charge=charge, skip_illegal=body.skip_illegal, hit=hit)
         return answer(p)
     if op == "state":
         now = live.state(state.store, state.secret, game_id, token=body.token)

@@ -44,6 +44,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ...game import Snapshot
 from ...spawn import Seed, seed_from_text
+from ..limits.rate import HITS_LUA, Hit
 from ..records.records import rank_query
 from ..storage.db import one_writer_for
 from ..storage.models import DailyTryRow, GameMoveRow, GameRow
@@ -84,15 +85,18 @@ class LiveStore(ABC):
         """Keep a new game (``at`` 0, its opening snapshot)."""
 
     @abstractmethod
-    def load(self, game_id: str, *, log: bool = True) -> Live | None:
+    def load(self, game_id: str, *, log: bool = True, hit: Hit | None = None) -> Live | None:
         """The game, finished or in play; None if there is no such game (or it was removed).
-        With ``log=False`` its ``log`` is left empty: a move needs only the position."""
+        With ``log=False`` its ``log`` is left empty: a move needs only the position.
+        ``hit``: a request's rate-limit count, made first (429 if refused; see ``save``)."""
 
     @abstractmethod
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime,
+             hit: Hit | None = None) -> bool:
         """Append ``added`` to the game's log and store ``snapshot`` as its position, if the stored
         ``at`` is still ``expected_at`` and the game is not finished (the new ``at`` is
-        ``expected_at + len(added)``)."""
+        ``expected_at + len(added)``). ``hit``, if not counted yet, is counted first (the Redis
+        store: in the same round trip); a refused count is a 429 and nothing is saved."""
 
     @abstractmethod
     def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
@@ -241,7 +245,9 @@ class DatabaseStore(LiveStore):
                 bot=game.bot is not None, name=game.bot,
             ))
 
-    def load(self, game_id: str, *, log: bool = True) -> Live | None:
+    def load(self, game_id: str, *, log: bool = True, hit: Hit | None = None) -> Live | None:
+        if hit is not None:
+            hit.count()
         row = self._query(self._head_sql, (game_id,))
         if row is None:
             return None
@@ -257,7 +263,10 @@ class DatabaseStore(LiveStore):
                     json.loads(live) if live else None, finished_at is not None, board, bool(helped),
                     name if bot else None)
 
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime,
+             hit: Hit | None = None) -> bool:
+        if hit is not None:
+            hit.count()
         # SQLite keeps naive UTC text in SQLAlchemy's format; PostgreSQL takes the datetime
         stale = now - self.TOUCH_EVERY
         if self.sqlite:
@@ -423,16 +432,31 @@ def uncount_try_in_database(engine: Engine, client: str, day: date, size: int) -
 
 # Redis: KEYS = (game hash, log string, arrivals string); both strings are appended to, never
 # rewritten; an arrival is "at:ms;" (the log length the batch began at, when it arrived).
-_SAVE = """
-local at = redis.call('HGET', KEYS[1], 'at')
-if (not at) or at ~= ARGV[1] or redis.call('HEXISTS', KEYS[1], 'closed') == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'at', ARGV[2], 'snap', ARGV[4])
-redis.call('APPEND', KEYS[2], ARGV[3])
-redis.call('APPEND', KEYS[3], ARGV[6])
-redis.call('EXPIRE', KEYS[1], ARGV[5])
-redis.call('EXPIRE', KEYS[2], ARGV[5])
-redis.call('EXPIRE', KEYS[3], ARGV[5])
-return 1
+_SAVE_FUNCTION = """
+local function save()
+  local at = redis.call('HGET', KEYS[1], 'at')
+  if (not at) or at ~= ARGV[1] or redis.call('HEXISTS', KEYS[1], 'closed') == 1 then return 0 end
+  redis.call('HSET', KEYS[1], 'at', ARGV[2], 'snap', ARGV[4])
+  redis.call('APPEND', KEYS[2], ARGV[3])
+  redis.call('APPEND', KEYS[3], ARGV[6])
+  redis.call('EXPIRE', KEYS[1], ARGV[5])
+  redis.call('EXPIRE', KEYS[2], ARGV[5])
+  redis.call('EXPIRE', KEYS[3], ARGV[5])
+  return 1
+end
+"""
+_SAVE = _SAVE_FUNCTION + "return save()"
+# a move and its rate-limit count in one round trip: KEYS[4..] and ARGV[7..] are the count's
+# (``rate.HITS_LUA``); a refused count saves nothing. Answers {saved, the count's answer}.
+_SAVE_COUNTED = HITS_LUA + _SAVE_FUNCTION + """
+local counted, refused = hits(4, 7)
+if refused then return {0, counted} end
+return {save(), counted}
+"""
+# a move's read and its count: KEYS = (game hash, the count's keys...), ARGV = the count's
+_LOAD_COUNTED = HITS_LUA + """
+local counted = hits(2, 1)
+return {redis.call('HGETALL', KEYS[1]), counted}
 """
 _HELPED = """
 if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'helped', '1') end
@@ -448,7 +472,11 @@ return 1
 
 
 class RedisStore(LiveStore):
-    """Games in play in Redis (a hash and an append-only log string a game); records in the database."""
+    """Games in play in Redis (a hash and an append-only log string a game); records in the database.
+
+    A move is one round trip: one script, which with ``hit`` also counts the request against
+    the client's rate limit (kept in the same Redis, ``rate.HITS_LUA``) before it saves.
+    """
 
     PREFIX = "game2048:"
 
@@ -461,8 +489,11 @@ class RedisStore(LiveStore):
         # Redis down or refusing: an error within seconds (503 to the player), never a hang
         self.redis = redis.Redis.from_url(redis_url, socket_connect_timeout=STORE_TIMEOUT,
                                           socket_timeout=STORE_TIMEOUT)
+        self.redis_url = redis_url
         self.ttl = max(1, int(idle.total_seconds()))
         self._save = self.redis.register_script(_SAVE)
+        self._save_counted = self.redis.register_script(_SAVE_COUNTED)
+        self._load_counted = self.redis.register_script(_LOAD_COUNTED)
         self._close = self.redis.register_script(_CLOSE)
         self._writer = one_writer_for(engine)
 
@@ -490,8 +521,16 @@ class RedisStore(LiveStore):
             pipe.expire(times_key, self.ttl)
             pipe.execute()
 
-    def load(self, game_id: str, *, log: bool = True) -> Live | None:
+    def load(self, game_id: str, *, log: bool = True, hit: Hit | None = None) -> Live | None:
         hash_key, log_key, _ = self._keys(game_id)
+        if hit is not None and not hit.counted:
+            if log:
+                hit.count()
+            else:  # a move's read and its count: one round trip
+                keys, args = hit.keys_args()
+                flat, counted = self._load_counted(keys=[hash_key, *keys], args=args)
+                hit.settle(counted)
+                return self._live(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), b"")
         if log:
             with self.redis.pipeline(transaction=True) as pipe:
                 pipe.hgetall(hash_key)
@@ -499,6 +538,9 @@ class RedisStore(LiveStore):
                 fields, log_text = pipe.execute()
         else:  # a move: the position alone, one round trip whatever the game's length
             fields, log_text = self.redis.hgetall(hash_key), b""
+        return self._live(game_id, fields, log_text)
+
+    def _live(self, game_id: str, fields: dict[bytes, bytes], log_text: bytes | None) -> Live | None:
         if fields:
             f = {k.decode(): v.decode() for k, v in fields.items()}
             return Live(game_id, int(f["size"]), seed_from_text(f["seed"]), f["mode"],
@@ -511,11 +553,18 @@ class RedisStore(LiveStore):
             return None  # never issued, or idle too long: its live state expired
         return _live_from_row(row)
 
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime) -> bool:
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime,
+             hit: Hit | None = None) -> bool:
         position = json.dumps(snapshot, separators=(",", ":"))
-        return bool(self._save(keys=self._keys(game_id),
-                               args=[expected_at, expected_at + len(added), added, position, self.ttl,
-                                     f"{expected_at}:{_epoch_ms(now)};"]))
+        keys = self._keys(game_id)
+        args = [expected_at, expected_at + len(added), added, position, self.ttl,
+                f"{expected_at}:{_epoch_ms(now)};"]
+        if hit is None or hit.counted:
+            return bool(self._save(keys=keys, args=args))
+        hit_keys, hit_args = hit.keys_args()  # the move and its count: one round trip
+        saved, counted = self._save_counted(keys=keys + hit_keys, args=args + hit_args)
+        hit.settle(counted)
+        return bool(saved)
 
     def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
         text = (self.redis.get(self._keys(game_id)[2]) or b"").decode()

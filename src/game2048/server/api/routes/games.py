@@ -12,7 +12,7 @@ from ...limits.address import client_address, network_of
 from ...live import mover as live
 from ...live.hints import hint_through_game
 from ...records import records as games
-from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_request, engine_check, limited, replay_charge
+from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_move, engine_check, limited, replay_charge
 from ..schemas import (
     FinishIn,
     FinishOut,
@@ -75,10 +75,10 @@ async def play_moves(game_id: GameId, body: MovesIn, request: Request) -> Positi
 
 
 def _play(app: FastAPI, client: str, game_id: str, body: MovesIn) -> PositionOut:
-    count_request(app, "moves", client)
+    hit = count_move(app, client)  # on Redis: counted in the move's own round trip
     state = app.state
     p = live.play(state.store, state.secret, game_id, token=body.token, at=body.at, moves=body.moves,
-                  charge=replay_charge(app, client), skip_illegal=body.skip_illegal)
+                  charge=replay_charge(app, client), skip_illegal=body.skip_illegal, hit=hit)
     return PositionOut.of(p)
 
 
