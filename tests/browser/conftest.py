@@ -81,6 +81,11 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
            "GAME2048_PUBLIC_URL": f"http://127.0.0.1:{port}",
            # a finished game is on the players' board once checked: here, at its finish
            "GAME2048_ENGINE_CHECK": "inline"}
+    # a fresh clone compiles the solver once (numba: 30 s or more of CPU) at its first use; done here,
+    # before the server starts, the server loads it from numba's cache, and its first finishes (each
+    # checked against the solver) do not wait for a compile while the page's requests time out
+    subprocess.run([sys.executable, "-c", "from game2048.solver import warm_up; warm_up()"],
+                   check=True, timeout=900)
     log = (db.parent / "serve.log").open("wb")
     command = Path(sys.executable).with_name("game2048")
     proc = subprocess.Popen(
@@ -208,7 +213,8 @@ def finished_game(browser: Browser, base_url: str) -> str:
         }""")
         game_id = gp.settled()["id"]
         gp.new_game()
-        page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
+        # the finish is checked against the solver before it answers: allow a slow machine its time
+        page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'", timeout=120_000)
     finally:
         context.close()
     return game_id
