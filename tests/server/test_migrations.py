@@ -39,24 +39,32 @@ def test_sqlite_runs_in_wal_mode_and_finishes_are_flushed(tmp_path):
         engine.dispose()
 
 
-def test_migration_0002_keeps_the_games_of_0001(tmp_path):
-    """A database made by 0001 alone, with a finished game, upgrades without losing it."""
+def _old_database(path, revision: str, seed: int):  # type: ignore[no-untyped-def]
+    """An SQLite database migrated only to ``revision``, holding one finished game ``old``."""
     from alembic import command
     from alembic.config import Config
     from sqlalchemy import text
 
     from game2048.server.storage.db import MIGRATIONS_DIR
 
-    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    engine = make_engine(f"sqlite:///{path}")
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+        conn.execute(text("INSERT INTO games (id, size, mode, seed, created_at, finished_at, log, score, "
+                          "ranked) VALUES ('old', 4, 'classic', :seed, '2025-01-01', '2025-01-01', 'L', 0, "
+                          "1)"), {"seed": seed})
+    return engine
+
+
+def test_migration_0002_keeps_the_games_of_0001(tmp_path):
+    """A database made by 0001 alone, with a finished game, upgrades without losing it."""
+    from sqlalchemy import text
+
+    engine = _old_database(tmp_path / "old.sqlite3", "0001", 7)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0001")
-            conn.execute(text("INSERT INTO games (id, size, mode, seed, created_at, finished_at, log, "
-                              "score, ranked) VALUES ('old', 4, 'classic', 7, '2025-01-01', '2025-01-01', "
-                              "'L', 0, 1)"))
         migrate(engine)
         with engine.connect() as conn:
             kept = conn.execute(text("SELECT at, live, log FROM games WHERE id = 'old'")).one()
@@ -106,24 +114,12 @@ def test_every_migration_upgrades_and_downgrades_in_turn(settings):
 
 def test_migration_0006_keeps_integer_seeds_beside_secret_ones(tmp_path):
     """Games dealt before secret seeds keep their integer seeds; both kinds read back as they were."""
-    from alembic import command
-    from alembic.config import Config
-    from sqlalchemy import text
     from sqlalchemy.orm import Session
 
-    from game2048.server.storage.db import MIGRATIONS_DIR
     from game2048.server.storage.models import GameRow
 
-    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    engine = _old_database(tmp_path / "old.sqlite3", "0005", 9007199254740991)
     try:
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0005")
-            conn.execute(text("INSERT INTO games (id, size, mode, seed, created_at, finished_at, log, "
-                              "score, ranked) VALUES ('old', 4, 'classic', 9007199254740991, '2025-01-01', "
-                              "'2025-01-01', 'L', 0, 1)"))
         migrate(engine)
         secret = "0123456789" * 3 + "01"  # all digits: it must not be read as a number
         with Session(engine) as s:

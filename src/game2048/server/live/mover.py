@@ -290,14 +290,14 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game), bot, left)
 
 
+def _uncounted(hit: Hit | None) -> Hit | None:
+    """``hit`` if the store still has to make that count, else None."""
+    return hit if hit is not None and not hit.counted else None
+
+
 def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True,
           hit: Hit | None = None) -> Live:
-    if not could_be_game_id(game_id):
-        live = None
-    elif hit is None or hit.counted:
-        live = store.load(game_id, log=log)
-    else:
-        live = store.load(game_id, log=log, hit=hit)
+    live = store.load(game_id, log=log, hit=_uncounted(hit)) if could_be_game_id(game_id) else None
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
                                "start one with POST /api/games", code="game_gone")
@@ -426,11 +426,8 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
         # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
         tile = game.last_tile()
         position = {**game.snapshot(), "tile": tile}
-        if hit is None or hit.counted:
-            saved = store.save(live.id, live.at, new, position, now)
-        else:  # the count in the same round trip as the move
-            saved = store.save(live.id, live.at, new, position, now, hit=hit)
-        if saved:
+        # the count, if not made yet, in the same round trip as the move
+        if store.save(live.id, live.at, new, position, now, hit=_uncounted(hit)):
             answer = _position(live.at + len(new), game, tile, position["board"], live.helped)  # type: ignore[arg-type]
             head = replace(live, at=answer.at, log="", snapshot=position)
             _recent.put(head, game)
