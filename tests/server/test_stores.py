@@ -175,7 +175,8 @@ def test_the_next_move_of_a_game_this_process_just_moved_reads_nothing(app, api,
     store = app.state.store
     loads: list[bool] = []
     real = store.load
-    monkeypatch.setattr(store, "load", lambda game_id, log=True: loads.append(log) or real(game_id, log=log))
+    monkeypatch.setattr(store, "load",
+                        lambda game_id, log=True, **rest: loads.append(log) or real(game_id, log=log, **rest))
     for _ in range(5):
         api.play_on(played, 1)
     assert loads == []  # each move was one write, from the game kept in memory
