@@ -141,3 +141,60 @@ def test_keys_sent_before_their_tiles_were_known_are_played_or_dropped_like_keys
         assert {**again, "op": 0} == {**first, "op": 0}
         ws.send_json({"op": "state", "token": issued["token"]})
         assert ws.receive_json()["at"] == first["at"]
+
+
+
+def test_chained_keys_go_on_from_the_answer_before_them_whether_it_played_or_dropped_its_keys(api):
+    """A page sends each key as it is pressed (``chain``: right after this socket's previous moves):
+    every key is played in order or dropped at a wall, and the board is the record's replay."""
+    issued = api.start(4)
+    keys = "LLLLDDDDRRRRUUUULDLDRURU"
+    token = issued["token"]
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "moves", "token": token, "at": 0, "moves": next_move(issued["board"])})
+        for key in keys:  # all sent before any answer is read
+            ws.send_json({"op": "moves", "token": token, "chain": True, "moves": key, "skip_illegal": True})
+        answers = [ws.receive_json() for _ in range(len(keys) + 1)]
+        ws.send_json({"op": "state", "token": token})
+        state = ws.receive_json()
+        ws.send_json({"op": "finish", "token": token, "name": "Chain"})
+        done = ws.receive_json()
+    assert all("error" not in a for a in answers), answers
+    ats = [a["at"] for a in answers]
+    assert ats == sorted(ats) and ats[-1] == state["at"]
+    assert any(a["applied"] == "" for a in answers[1:]), "a key pressed four times meets a wall"
+    assert "".join(a["applied"] for a in answers[1:]) == state["log"][1:]
+    assert replay(4, done["seed"], state["log"]).board == answers[-1]["board"] == state["board"]
+
+
+def test_a_chain_breaks_at_a_refused_message_so_no_key_is_played_out_of_order(api):
+    issued = api.start(4)
+    token = issued["token"]
+    first = next_move(issued["board"])
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "moves", "token": token, "chain": True, "moves": first, "skip_illegal": True})
+        nothing_before = ws.receive_json()
+        ws.send_json({"op": "moves", "token": token, "at": 0, "moves": first})
+        played = ws.receive_json()
+        ws.send_json({"op": "moves", "token": token, "at": 5, "moves": "L"})  # refused: 409
+        refused = ws.receive_json()
+        ws.send_json({"op": "moves", "token": token, "chain": True, "moves": "LRUD", "skip_illegal": True})
+        after_refusal = ws.receive_json()
+        ws.send_json({"op": "moves", "token": token, "chain": True, "at": 1, "moves": "L"})
+        both = ws.receive_json()
+        ws.send_json({"op": "moves", "token": token, "chain": "yes", "moves": "L"})
+        not_boolean = ws.receive_json()
+        ws.send_json({"op": "state", "token": token})
+        state = ws.receive_json()
+    assert nothing_before["status"] == 409 and nothing_before["code"] == "chain_broken"
+    assert played["at"] == 1 and refused["status"] == 409
+    assert after_refusal["status"] == 409 and after_refusal["code"] == "chain_broken"
+    assert both["status"] == 422 and not_boolean["status"] == 422
+    assert state["at"] == 1 and state["log"] == first  # nothing of the broken chain was played
+
+
+def test_chain_is_a_socket_word_over_http_it_is_refused(api):
+    issued = api.start(4)
+    answer = api.client.post(f"/api/games/{issued['id']}/moves",
+                             json={"token": issued["token"], "chain": True, "moves": "L"})
+    assert answer.status_code == 422

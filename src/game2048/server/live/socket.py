@@ -2,7 +2,9 @@
 
 Each client message is a JSON object with an ``op``:
 
-- ``{"op": "moves", "token", "at", "moves"}`` answers like ``POST .../moves``;
+- ``{"op": "moves", "token", "at", "moves"}`` answers like ``POST .../moves``; with
+  ``"chain": true`` in place of ``at`` the moves go on from where this socket's previous moves
+  message left the game (see *Chained moves*);
 - ``{"op": "state", "token"}`` like ``POST .../state``;
 - ``{"op": "hint", "token", "at"}`` like ``POST .../hint`` (the game is then never ranked);
 - ``{"op": "finish", "token", "name", "log"?, "helped"?, "name_key"?}`` like ``POST .../finish``.
@@ -17,6 +19,16 @@ Each answer echoes ``op`` and carries exactly the HTTP answer's fields, or
 socket stays open after a refusal; a message that is not JSON, or not one of
 these, gets a 422 answer of the same shape. Answers come in the order of the
 messages, so a client may send moves before the last answer is in.
+
+Chained moves: a page sends every key as it is pressed, before the answers to the keys
+before it are in, with ``skip_illegal`` (a key that meets a wall once its tiles are known
+is dropped). It cannot know ``at`` then: whether the keys before were played or dropped
+is in answers still on their way. ``"chain": true`` says "right after the previous moves
+message on this socket": the server uses the ``at`` that message's answer gave. A chain
+holds only while its messages are played: after a refused moves message (or with no moves
+message yet on this socket) a chained one is refused too, 409 with code ``chain_broken``,
+so a key is never played out of order; the client asks for the state and starts a new
+chain with an explicit ``at``.
 """
 
 from __future__ import annotations
@@ -112,6 +124,7 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
     limit = MAX_MESSAGE  # as uvicorn's ws_max_size: the same refusal under any server
     secret = app.state.secret
     first = True
+    chain = _Chain()
     while True:
         # the first message must come soon and hold the game's token; after it, silence is idle
         wait = FIRST_MESSAGE if first else app.state.settings.socket_idle
@@ -134,7 +147,7 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
         elif first and not _holds_token(text, secret, game_id):
             answer = {"op": None, "status": 403, "error": "the first message must carry this game's token"}
         else:
-            answer = await _answer(app, client, game_id, text)
+            answer = await _answer(app, client, game_id, text, chain)
         try:
             await websocket.send_text(json.dumps(answer, separators=(",", ":")))
         except (WebSocketDisconnect, RuntimeError):
@@ -159,7 +172,43 @@ async def _close(websocket: WebSocket, code: int, reason: str) -> None:
         await websocket.close(code=code, reason=reason)
 
 
-async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, Any]:
+class _Chain:
+    """Where this socket's last moves message left the game: the ``at`` a chained message goes on
+    from, or None once a moves message was refused (or before the first one)."""
+
+    __slots__ = ("at",)
+
+    def __init__(self) -> None:
+        self.at: int | None = None
+
+    def follow(self, data: dict[str, Any]) -> None:
+        """Give a chained moves message (``chain: true``) the ``at`` it goes on from, or refuse it."""
+        chained = data.pop("chain", False)
+        if chained is False:
+            return
+        if chained is not True:
+            raise ClientError(422, "chain must be true or false")
+        if "at" in data:
+            raise ClientError(422, "send at or chain, not both: chain means right after this socket's "
+                                   "previous moves")
+        if self.at is None:
+            raise ClientError(409, "an earlier moves message of this chain was refused (or there was none "
+                                   "on this socket): ask for the game's state and send at",
+                              code="chain_broken")
+        data["at"] = self.at
+
+    def heard(self, answer: dict[str, Any]) -> None:
+        if answer.get("op") == "moves":
+            self.at = answer.get("at") if "status" not in answer else None
+
+
+async def _answer(app: Any, client: str, game_id: str, text: str, chain: _Chain) -> dict[str, Any]:
+    answer = await _answered(app, client, game_id, text, chain)
+    chain.heard(answer)
+    return answer
+
+
+async def _answered(app: Any, client: str, game_id: str, text: str, chain: _Chain) -> dict[str, Any]:
     op = None
     try:
         try:
@@ -169,6 +218,8 @@ async def _answer(app: Any, client: str, game_id: str, text: str) -> dict[str, A
         if not isinstance(data, dict):
             raise ClientError(422, "the message must be a JSON object with an op")
         op = data.pop("op", None)
+        if op == "moves":
+            chain.follow(data)
         if op == "moves" and _plain_moves(data):
             # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
             # written out) and, on SQLite, no thread (a move takes less than handing it to one)
