@@ -18,10 +18,15 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 /** The secret seed the fake server deals its n-th game from (32 hex digits, as the real one). */
 const dealtSeed = (n) => (1000 + n).toString(16).padStart(32, '0');
 
-/** A server that deals like the real one: secret seeds, answers by `at`, holds answers on demand. */
-function fakeServer({ up = true } = {}) {
+/**
+ * A server that deals like the real one: secret seeds, answers by `at`, holds answers on demand.
+ * Its links are sockets (several requests in flight, chained moves) unless `http`.
+ */
+function fakeServer({ up = true, http = false } = {}) {
   const server = {
     up,
+    http,
+    offline: false, // the browser knows it is offline: every request fails at once
     issued: 0,
     games: new Map(),
     finished: [],
@@ -30,6 +35,7 @@ function fakeServer({ up = true } = {}) {
     held: [],
     drops: 0, // the next requests that fail as a dropped connection
     batches: 0, // requests of keys sent together (skip_illegal)
+    links: [],
     seen: [],
     refusedNames: new Map(), // name -> [status, code]: the finishes and records under it are refused
     refusals: 0,
@@ -61,57 +67,96 @@ function fakeServer({ up = true } = {}) {
       server.refusals += 1;
       throw new ApiError(refusal[0], `name refused: ${refusal[1]}`, refusal[1]);
     },
-    answer(id, message) {
+    /** The answer to a message on `link`: a chained moves message goes on from the link's last moves answer. */
+    answer(id, message, link = null) {
+      if (message.op !== 'moves' || !link) return server.play(id, message);
+      if (message.chain && link.chainAt === null) {
+        return { op: 'moves', status: 409, error: 'the chain broke', code: 'chain_broken' };
+      }
+      const { chain, ...rest } = message;
+      const answer = server.play(id, chain ? { ...rest, at: link.chainAt } : message);
+      link.chainAt = answer.error === undefined ? answer.at : null;
+      return answer;
+    },
+    play(id, message) {
       const game = server.games.get(id);
       const position = (tile = null) => ({ op: message.op, at: game.log.length, board: game.board, score: game.score,
         over: game.over, won: game.won, undos_left: game.undosLeft, ranked: game.ranked, tile });
       if (message.op === 'state') return { ...position(), log: game.log };
+      if (message.at === undefined || message.chain !== undefined) return { op: 'moves', status: 422, error: 'at or chain' };
+      game.answers ??= new Map(); // a retry gets the answer the first one got
+      const asked = `${message.at} ${message.moves} ${Boolean(message.skip_illegal)}`;
+      if (message.at < game.log.length && game.answers.has(asked)) return game.answers.get(asked);
       if (message.at < game.log.length && game.log.slice(message.at).startsWith(message.moves)) return position(game.lastTile);
       if (message.at !== game.log.length) return { op: 'moves', status: 409, error: 'fork' };
-      if (message.skip_illegal) { // keys sent together: each one the rules allow, with its tile
+      const tileOf = (moved) => ({ row: Math.floor(moved.spawn.cell / game.size), col: moved.spawn.cell % game.size, value: moved.spawn.tile });
+      if (message.skip_illegal) { // keys pressed before their tiles were known: each one the rules allow, with its tile
         let applied = '';
         const tiles = [];
         for (const letter of message.moves) {
-          const moved = game.move(letter);
+          const moved = letter === 'Z' ? game.undo() : game.move(letter);
           if (!moved) continue;
           applied += letter;
-          game.lastTile = { row: Math.floor(moved.spawn.cell / game.size), col: moved.spawn.cell % game.size, value: moved.spawn.tile };
+          game.lastTile = letter === 'Z' ? null : tileOf(moved);
           tiles.push(game.lastTile);
         }
         server.batches += 1;
-        return { ...position(game.lastTile), applied, tiles };
+        const answer = { ...position(game.lastTile), applied, tiles };
+        game.answers.set(asked, answer);
+        return answer;
       }
       for (const letter of message.moves) {
         const moved = letter === 'Z' ? game.undo() : game.move(letter);
         if (!moved) return { op: 'moves', status: 422, error: 'illegal' };
         // as the server answers: where the last letter's tile landed, none after an undo
-        game.lastTile = letter === 'Z' ? null : { row: Math.floor(moved.spawn.cell / game.size), col: moved.spawn.cell % game.size, value: moved.spawn.tile };
+        game.lastTile = letter === 'Z' ? null : tileOf(moved);
       }
-      return position(game.lastTile);
+      const answer = position(game.lastTile);
+      game.answers.set(asked, answer);
+      return answer;
     },
     link(id) {
-      return {
+      const link = {
+        pipelines: !server.http,
+        chainAt: null, // as a socket's: where its last moves message left the game (null: refused, or none yet)
         request(message) {
           server.seen.push(message);
+          if (server.offline) return Promise.resolve({ op: message.op, status: 0, error: 'offline', offline: true });
           if (server.drops > 0) {
             server.drops -= 1;
+            link.chainAt = null; // the next message goes on a new socket
             return Promise.resolve({ status: 0, error: 'connection lost' });
           }
-          const reply = () => server.answer(id, message);
+          const reply = () => server.answer(id, message, link);
           if (!server.holding) return Promise.resolve(reply());
-          return new Promise((resolve) => server.held.push(() => resolve(reply())));
+          return new Promise((resolve) => server.held.push({ reply, resolve }));
         },
         later(fn) {
           setTimeout(fn, 0);
         },
       };
+      server.links.push(link);
+      return link;
     },
     /** Let the held answers through, one at a time. */
     async release() {
       while (server.held.length) {
-        server.held.shift()();
+        const { reply, resolve } = server.held.shift();
+        resolve(reply());
         await settle();
       }
+    },
+    /**
+     * The connection drops with messages held: the first `reached` of them reached the server and
+     * were played, their answers lost; the rest never arrived. Each waiting request hears
+     * {status: 0}, as SocketLink says when its socket closes, unless `closed` (the page went away).
+     */
+    drop(reached, { closed = false } = {}) {
+      const held = server.held;
+      server.held = [];
+      held.slice(0, reached).forEach(({ reply }) => reply());
+      for (const link of server.links) link.chainAt = null;
+      if (!closed) for (const { resolve } of held) resolve({ status: 0, error: 'connection lost' });
     },
   };
   return server;
@@ -263,44 +308,204 @@ test('New game and Daily game ask first, and pass their options on', async () =>
   assert.equal(yes.controller.session.mode, 'daily');
 });
 
-test('keys pressed while the server answers are played in order, none lost', async () => {
-  const { controller, server } = makeController();
-  controller.init();
-  await settle();
-  server.holding = true;
-  const keys = ['left', 'down', 'right', 'down', 'left', 'up'];
-  for (const key of keys) assert.equal(controller.move(key), true);
-  await server.release();
-  await controller.settled();
-  // what the server played is the keys in the order pressed, less those that were illegal then
-  const local = new Game(4, dealtSeed(1));
-  const expected = keys.filter((k) => local.move(k)).map((k) => k[0].toUpperCase()).join('');
-  assert.equal(server.games.get('g1').log, expected);
-  assert.equal(controller.game.log, expected);
-  // the keys that waited went in one request, not one round trip each
-  assert.equal(server.batches, 1);
-  assert.deepEqual(controller.game.board, server.games.get('g1').board);
-});
+/** The letters a fresh game of the fake server's n-th seed plays for `keys`: the keys the rules allow, in order. */
+function legal(keys, n = 1) {
+  const local = new Game(4, dealtSeed(n));
+  return keys.filter((k) => (k === 'undo' ? local.undo() : local.move(k))).map((k) => (k === 'undo' ? 'Z' : k[0].toUpperCase())).join('');
+}
 
-test('keys sent together are drawn one by one as the server played them, none twice', async () => {
+/** Press `keys` ('undo' for Z) as a player does, each at once. */
+function press(controller, keys) {
+  for (const key of keys) assert.equal(key === 'undo' ? controller.undo() : controller.move(key), true, key);
+}
+
+/** The page and the server agree on the game. */
+function sameAsServer(controller, server) {
+  const dealt = server.games.get(controller.session.id);
+  assert.deepEqual([controller.game.log, controller.game.board, controller.game.score, controller.game.undosLeft],
+    [dealt.log, dealt.board, dealt.score, dealt.undosLeft]);
+}
+
+const KEYS = ['left', 'down', 'right', 'down', 'left', 'up', 'left', 'left', 'right'];
+
+test('every key goes to the server when pressed, several in flight, and the answers play out in order', async () => {
   const calls = [];
   const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
   const { controller, server } = makeController({ view });
   controller.init();
   await settle();
   server.holding = true;
-  for (const key of ['left', 'right', 'left', 'right', 'up', 'down']) controller.move(key);
   calls.length = 0;
+  press(controller, KEYS);
+  const sent = server.seen.filter((m) => m.op === 'moves');
+  // the first slides at once (the board is known) and goes with its at; the others are chained
+  assert.deepEqual(sent.map((m) => [m.at, m.chain, m.skip_illegal]),
+    [[0, undefined, undefined], ...KEYS.slice(1).map(() => [undefined, true, true])]);
+  assert.deepEqual([controller.keys, controller.dealer.busy, calls.filter((c) => c[0] === 'play').length], [[], false, 1]);
   await server.release();
   await controller.settled();
-  const dealt = server.games.get('g1');
-  const plays = calls.filter((c) => c[0] === 'play').length;
-  const appears = calls.filter((c) => c[0] === 'appear');
-  // the first key went alone, its slide drawn at once; each key played after it: its slide, then its tile
-  assert.equal(plays, dealt.log.length - 1);
-  assert.equal(appears.length, dealt.log.length);
-  assert.deepEqual(controller.game.board, dealt.board);
-  assert.equal(controller.game.score, dealt.score);
+  assert.equal(server.games.get('g1').log, legal(KEYS));
+  sameAsServer(controller, server);
+  // each key the server played: its slide, then its tile, once
+  assert.equal(calls.filter((c) => c[0] === 'play').length, legal(KEYS).length);
+  assert.equal(calls.filter((c) => c[0] === 'appear').length, legal(KEYS).length);
+});
+
+test('a key that meets a wall once its tile is known is dropped, as in the original game', async () => {
+  const keys = ['left', 'left', 'left', 'left', 'down', 'down', 'down'];
+  assert.ok(legal(keys).length < keys.length, 'some of these keys meet a wall');
+  const { controller, server } = makeController();
+  controller.init();
+  await settle();
+  server.holding = true;
+  press(controller, keys);
+  await server.release();
+  await controller.settled();
+  const answers = server.seen.filter((m) => m.op === 'moves').length;
+  assert.equal(answers, keys.length); // each key once, none refused, none sent again
+  assert.equal(server.games.get('g1').log, legal(keys));
+  sameAsServer(controller, server);
+});
+
+test('a connection lost with three keys in flight: the state says which were played, the rest go again', async () => {
+  const keys = ['left', 'down', 'right'];
+  for (const reached of [0, 1, 2, 3]) {
+    const { controller, server } = makeController();
+    controller.init();
+    await settle();
+    server.holding = true;
+    press(controller, keys);
+    server.drop(reached);
+    server.holding = false;
+    press(controller, ['left']); // sent before the page heard of the drop: refused, the chain broken
+    await settle();
+    assert.equal(controller.dealer.busy, true);
+    press(controller, ['up']); // pressed while the page finds out: it waits, then goes after them
+    await controller.settled();
+    // nothing lost, doubled or reordered, whichever of them had reached the server
+    assert.equal(server.games.get('g1').log, legal([...keys, 'left', 'up']), `${reached} reached`);
+    sameAsServer(controller, server);
+    assert.equal(server.seen.filter((m) => m.op === 'state').length, 1);
+    const again = server.seen.slice(server.seen.findIndex((m) => m.op === 'state') + 1);
+    assert.equal(again[0].at, server.games.get('g1').log.length - again.length, 'a new chain starts from the state');
+  }
+});
+
+test('an undo goes in the chain like a key, and the board goes back when it is answered', async () => {
+  const keys = ['left', 'down', 'undo', 'right', 'undo', 'up'];
+  const { controller, server } = makeController();
+  controller.init();
+  await settle();
+  server.holding = true;
+  press(controller, keys);
+  assert.deepEqual(server.seen.filter((m) => m.op === 'moves').map((m) => m.moves), ['L', 'D', 'Z', 'R', 'Z', 'U']);
+  await server.release();
+  await controller.settled();
+  assert.equal(server.games.get('g1').log, legal(keys));
+  assert.equal(controller.game.undosLeft, 1);
+  sameAsServer(controller, server);
+});
+
+test('a reload with keys in flight asks the state and sends again only the keys the server did not play', async () => {
+  for (const reached of [0, 2, 4]) {
+    const server = fakeServer();
+    const { controller, store } = makeController({ server });
+    controller.init();
+    await settle();
+    server.holding = true;
+    press(controller, KEYS.slice(0, 4));
+    assert.equal(store.get('game:4').served.inFlight.letters, 'LDRD'); // saved with the game
+    server.drop(reached, { closed: true }); // the page went away: its answers are never heard
+    server.holding = false;
+    const again = makeController({ store, server }).controller;
+    again.init();
+    await again.settled();
+    assert.equal(server.games.get('g1').log, legal(KEYS.slice(0, 4)), `${reached} reached`);
+    sameAsServer(again, server);
+  }
+});
+
+test('over plain HTTP one request is in flight, and the keys that waited go together', async () => {
+  const { controller, server } = makeController({ server: fakeServer({ http: true }) });
+  controller.init();
+  await settle();
+  server.holding = true;
+  const keys = ['left', 'down', 'right', 'down', 'left', 'up'];
+  for (const key of keys) assert.equal(controller.move(key), true);
+  assert.equal(server.seen.filter((m) => m.op === 'moves').length, 1);
+  await server.release();
+  await controller.settled();
+  // what the server played is the keys in the order pressed, less those that were illegal then
+  assert.equal(server.games.get('g1').log, legal(keys));
+  assert.equal(controller.game.log, legal(keys));
+  // the keys that waited went in one request, not one round trip each
+  assert.equal(server.batches, 1);
+  assert.ok(server.seen.every((m) => m.chain === undefined));
+  sameAsServer(controller, server);
+});
+
+test('keys sent together are drawn one by one as the server played them, none twice', async () => {
+  for (const http of [true, false]) {
+    const calls = [];
+    const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
+    const { controller, server } = makeController({ view, server: fakeServer({ http }) });
+    controller.init();
+    await settle();
+    server.holding = true;
+    for (const key of ['left', 'right', 'left', 'right', 'up', 'down']) controller.move(key);
+    calls.length = 0;
+    await server.release();
+    await controller.settled();
+    const dealt = server.games.get('g1');
+    const plays = calls.filter((c) => c[0] === 'play').length;
+    const appears = calls.filter((c) => c[0] === 'appear');
+    // the first key went alone, its slide drawn at once; each key played after it: its slide, then its tile
+    assert.equal(plays, dealt.log.length - 1);
+    assert.equal(appears.length, dealt.log.length);
+    assert.deepEqual(controller.game.board, dealt.board);
+    assert.equal(controller.game.score, dealt.score);
+  }
+});
+
+test('a game left with keys in flight is finished with the log the server ends with', async () => {
+  const { controller, server } = makeController();
+  controller.init();
+  await settle();
+  await playSome(controller, 2);
+  server.holding = true;
+  press(controller, KEYS.slice(0, 4));
+  controller.newGame();
+  await settle();
+  assert.equal(server.finished.length, 0); // not before its keys are answered: the log would stop short
+  await server.release();
+  await controller.queue.flush();
+  assert.deepEqual(server.finished.map((f) => [f.id, f.log]), [['g1', server.games.get('g1').log]]);
+});
+
+test('a ranked game reloaded offline says that keys do nothing until the network is back', async () => {
+  const messages = [];
+  const hud = new Proxy({}, { get: (_, key) => (key === 'message' ? (m) => messages.push(m) : () => {}) });
+  const server = fakeServer();
+  const { controller, store } = makeController({ server });
+  controller.init();
+  await settle();
+  await playSome(controller, 3);
+  server.offline = true;
+  const again = makeController({ store, server, hud }).controller;
+  again.init();
+  await settle();
+  const t = translator('en');
+  assert.equal(messages.at(-1), t.t('serverOffline'));
+  const log = again.game.log;
+  assert.equal(again.move('left') || again.move('down') || again.move('right'), false);
+  assert.equal(again.keys.length, 0); // not kept to be played unseen later
+  server.offline = false;
+  await again.settled();
+  assert.equal(messages.at(-1), '');
+  assert.equal(again.move('left') || again.move('down') || again.move('right') || again.move('up'), true);
+  await again.settled();
+  assert.equal(again.game.log.length, log.length + 1);
+  sameAsServer(again, server);
 });
 
 test('while the server cannot be reached the page says the moves wait, and takes it back when it answers', async () => {

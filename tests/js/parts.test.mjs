@@ -9,7 +9,8 @@ import { LANGUAGES } from '../../src/game2048/web/static/js/i18n.js';
 import { KEYMAP, swipeDirection } from '../../src/game2048/web/static/js/input.js';
 import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { newSession, restore, restoreBest, serialise } from '../../src/game2048/web/static/js/saved_game.js';
-import { ServerDealer, SocketLink } from '../../src/game2048/web/static/js/server_dealer.js';
+import { ServerDealer, unplayed } from '../../src/game2048/web/static/js/server_dealer.js';
+import { SocketLink } from '../../src/game2048/web/static/js/socket_link.js';
 import { SafeStorage } from '../../src/game2048/web/static/js/storage.js';
 import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js';
 import { Api, ApiError } from '../../src/game2048/web/static/js/api.js';
@@ -77,10 +78,58 @@ test('a saved ranked game comes back as what the server last dealt, and asks aga
   const back = restore(data, 4, { link });
   assert.deepEqual([back.id, back.token, back.mode, back.date, back.game.board, back.game.seed],
     ['g1', 'tok', 'daily', '2026-01-02', issued.board, null]);
-  dealer.move('left'); // unanswered when the page closes: sent again after the reload
-  const again = restore(JSON.parse(JSON.stringify(serialise(newSession(dealer)))), 4, { link });
+  dealer.move('left'); // unanswered when the page closes: the server's state says whether it was played
+  const saved = JSON.parse(JSON.stringify(serialise(newSession(dealer))));
+  assert.deepEqual([saved.served.cells, saved.served.log, saved.served.inFlight], [issued.board.flat(), '', { letters: 'L' }]);
+  const again = restore(saved, 4, { link });
+  assert.deepEqual([again.game.board, again.dealer.unanswered], [issued.board, 'L']);
+  again.dealer.sync();
   assert.equal(again.dealer.busy, true);
-  assert.deepEqual(seen.at(-1), ['g1', { op: 'moves', token: 'tok', at: 0, moves: 'L' }]);
+  assert.deepEqual(seen.at(-1), ['g1', { op: 'state', token: 'tok' }]);
+});
+
+test('the keys the server played are matched in order to the keys sent; the rest go again', () => {
+  const cases = [
+    // sent, the server's log beyond the last answer, still to send
+    ['LDR', '', 'LDR'],
+    ['LDR', 'LD', 'R'],
+    ['LDR', 'LDR', ''],
+    ['LLD', 'LD', ''], // the second L met a wall: dropped, and it stays dropped
+    ['LLD', 'L', 'LD'], // one L played: the other, sent again on the same board, is dropped again if it was
+    ['LZR', 'LZ', 'R'],
+    ['LDR', 'DR', ''], // the L met a wall
+    ['LDR', 'U', null], // not these keys: another tab played
+    ['L', 'LU', null],
+  ];
+  for (const [sent, played, rest] of cases) assert.equal(unplayed(sent, played), rest, `${sent} ${played}`);
+});
+
+test('a socket holds several requests in flight, answered in order; when it closes each one left hears status 0', async () => {
+  const sockets = [];
+  class FakeSocket {
+    constructor() { this.readyState = 0; this.sent = []; sockets.push(this); }
+    send(text) { this.sent.push(JSON.parse(text)); }
+    close() { this.readyState = 3; this.onclose(); }
+    open() { this.readyState = 1; this.onopen(); }
+    answer(data) { this.onmessage({ data: JSON.stringify(data) }); }
+  }
+  const link = new SocketLink({ socketUrl: () => 'ws://game.test/play' }, 'g1', { WebSocketImpl: FakeSocket });
+  assert.equal(link.pipelines, true);
+  const answers = [1, 2, 3].map((n) => link.request({ op: 'moves', n }));
+  const [socket] = sockets;
+  socket.open(); // what waited for the opening goes, in order
+  assert.deepEqual(socket.sent.map((m) => m.n), [1, 2, 3]);
+  const fourth = link.request({ op: 'moves', n: 4 });
+  assert.deepEqual(socket.sent.map((m) => m.n), [1, 2, 3, 4]);
+  socket.answer({ at: 1 });
+  assert.deepEqual(await answers[0], { at: 1 });
+  socket.close();
+  assert.deepEqual(await Promise.all([answers[1], answers[2], fourth]).then((all) => all.map((a) => a.status)), [0, 0, 0]);
+  const fifth = link.request({ op: 'state' }); // on a new socket
+  assert.equal(sockets.length, 2);
+  sockets[1].open();
+  sockets[1].answer({ at: 4 });
+  assert.deepEqual(await fifth, { at: 4 });
 });
 
 test('saved data that is broken, foreign, old or tampered is refused', () => {
@@ -95,9 +144,12 @@ test('saved data that is broken, foreign, old or tampered is refused', () => {
     practice({ seed: 2 ** 53 }), practice({ score: 10 }), { ...good, served: served.served }, { ...good, helped: 'no' },
     { ...good, mode: 'blitz' }, practice({ start: [[2]] }), { grid: { size: 4 }, score: 0 },
     ranked({ cells: [3, 0] }), ranked({ at: 5 }), ranked({ token: null }), ranked({ log: 'X' }), ranked({ undosLeft: 4 }),
+    ranked({ inFlight: { letters: '' } }), ranked({ inFlight: { letters: 'LX' } }), ranked({ inFlight: 'L' }),
+    ranked({ inFlight: { letters: 'L'.repeat(65) } }), ranked({ inFlight: undefined }),
   ];
   assert.notEqual(restore(good, 4), null);
   assert.notEqual(restore(served, 4, { link }), null);
+  assert.notEqual(restore(ranked({ inFlight: { letters: 'LDZR' } }), 4, { link }), null); // keys sent before a reload
   for (const data of bad) assert.equal(restore(data, 4, { link }), null, JSON.stringify(data));
 });
 

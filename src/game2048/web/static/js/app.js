@@ -14,7 +14,8 @@ import { SafeStorage } from './storage.js';
 import { SubmissionQueue } from './submissions.js';
 import { LocalDealer } from './local_dealer.js';
 import { MyGames } from './my_games.js';
-import { ServerDealer, SocketLink } from './server_dealer.js';
+import { ServerDealer } from './server_dealer.js';
+import { SocketLink } from './socket_link.js';
 import { randomSeed } from './engine.js';
 
 const doc = document;

@@ -5,10 +5,11 @@
 // so tests can replace any part.
 //
 // Who deals is one seam: `deal` makes dealers (LocalDealer, ServerDealer, or a
-// test's fake), all with one interface: game, busy, move, undo, settled, sync,
-// close, finishEntry, toJSON, and onDealt for tiles that come later. The controller
-// never asks which one it holds. While a dealer is busy (a ranked move is on
-// its way to the server), keys wait in order and are played when it answers.
+// test's fake), all with one interface: game, busy, pending, move, undo, settled,
+// sync, close, finishEntry, toJSON, and onDealt for tiles that come later. The
+// controller never asks which one it holds. `pending`: something it sent is not
+// answered yet; `busy`: it cannot take keys now (over plain HTTP with a request in
+// flight), so they wait here in order and are played when it answers.
 import { DEFAULT_SIZE, SIZES, isSeed, randomSeed } from './engine.js';
 import { explain, nextDailyTime } from './refusals.js';
 import { isGameId, newSession, restore, restoreBest, serialise } from './saved_game.js';
@@ -69,6 +70,11 @@ export class GameController {
    */
   move(direction) {
     if (this.waitingAtWin || this.dialogs.open || this.game.over) return false;
+    if (this.serverNote === 'serverOffline') {
+      // a ranked game waits for the network: a key pressed now would be played unseen, much later
+      this.announcer.say(this.i18n.t('serverOffline'));
+      return false;
+    }
     if (this.dealer.busy) {
       this.keys.push(direction);
       return true;
@@ -87,7 +93,7 @@ export class GameController {
 
   /** Resolves when every key pressed so far has been played and answered. */
   async settled() {
-    while (this.dealer.busy || this.keys.length) await this.dealer.settled();
+    while (this.dealer.busy || this.dealer.pending || this.keys.length) await this.dealer.settled();
   }
 
   keepPlaying() {
@@ -172,8 +178,6 @@ export class GameController {
   // -- moves --------------------------------------------------------------
 
   #move(direction) {
-    const { game } = this;
-    const wasWon = game.won;
     this.perf?.mark?.('game2048:move-start');
     const result = this.dealer.move(direction);
     if (!result) {
@@ -184,20 +188,13 @@ export class GameController {
       this.earlierNews = null;
       this.hud.message('');
     }
-    const cells = game.cells;
-    this.view.play(cells, result);
-    this.#raiseBest();
-    this.hud.score(game.score, this.best[this.size] ?? 0, result.points);
-    this.hud.hint(null);
-    this.#refresh();
-    this.perf?.mark?.('game2048:move-end');
-    this.perf?.measure?.('game2048:move', 'game2048:move-start', 'game2048:move-end');
-    this.announcer.move(result.direction, result, cells, game.score);
-    if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
-    if (result.spawn) this.#settle(); // dealt here: the move is complete
-    else {
-      this.#save(); // the new tile comes with the server's answer (#dealt)
+    if (result.later) {
+      // sent before the board it applies to is known: the server plays it (or drops it at a
+      // wall) and its slide is drawn with the answer (#dealt, 'steps')
+      this.#save();
       this.#waitForServer();
+    } else {
+      this.#draw(result);
     }
     this.#changed();
     // The next ranked game is asked for once this one is being played, not at load: a visit
@@ -209,9 +206,28 @@ export class GameController {
     return true;
   }
 
+  #draw(result) {
+    const { game } = this;
+    const cells = game.cells;
+    this.view.play(cells, result);
+    this.#raiseBest();
+    this.hud.score(game.score, this.best[this.size] ?? 0, result.points);
+    this.hud.hint(null);
+    this.#refresh();
+    this.perf?.mark?.('game2048:move-end');
+    this.perf?.measure?.('game2048:move', 'game2048:move-start', 'game2048:move-end');
+    this.announcer.move(result.direction, result, cells, game.score);
+    this.#sayWin();
+    if (result.spawn) this.#settle(); // dealt here: the move is complete
+    else {
+      this.#save(); // the new tile comes with the server's answer (#dealt)
+      this.#waitForServer();
+    }
+  }
+
   #undo() {
     if (!this.dealer.undo()) return false;
-    if (this.dealer.busy) {
+    if (this.dealer.pending) {
       this.#save(); // the board goes back when the server answers
     } else {
       this.#render();
@@ -222,27 +238,45 @@ export class GameController {
     return true;
   }
 
+  /** The win is said once, when the move that made it is on the board (drawn here or answered). */
+  #sayWin() {
+    const { game } = this;
+    if (game.won && !this.wonSaid) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
+    this.wonSaid = game.won;
+  }
+
   #saidUndo() {
     this.announcer.say(this.i18n.t('sayUndo', { score: this.game.score, n: this.game.undosLeft }));
   }
 
-  /** A move is complete (its tile is on the board): game over, saving, and the next key. */
+  /**
+   * A move is complete (its tile is on the board): game over, saving, and the next key. A game
+   * over is finished once nothing is in flight (an undo sent behind it may take it back).
+   */
   #settle() {
     const { game } = this;
     if (game.over) this.announcer.append(`${this.i18n.t('overTitle')}. ${this.i18n.t('overText', { score: game.score })}`);
     this.#save();
-    if (game.over) this.#finish();
+    if (game.over && !this.dealer.pending) this.#finish();
   }
 
   /**
-   * A move waits for the server: after a second the page says so, quietly, and if the server
-   * cannot be reached at all it says that the moves wait and the game goes on once it is back.
+   * A move waits for the server: when no answer has come for a second the page says so,
+   * quietly, and if the server cannot be reached at all it says whether the game can go on.
    */
   #waitForServer() {
-    clearTimeout(this.waitTimer);
+    if (this.waitTimer) return; // the second counts from the last answer, not the last key
     this.waitTimer = setTimeout(() => {
-      if (this.dealer.busy && !this.serverNote) this.#serverNote('waitingServer');
+      this.waitTimer = null;
+      if (this.dealer.pending && !this.serverNote) this.#serverNote('waitingServer');
     }, WAIT_NOTE_MS);
+  }
+
+  #answeredServer() {
+    clearTimeout(this.waitTimer);
+    this.waitTimer = null;
+    if (this.serverNote) this.#serverNote(null);
+    if (this.dealer.pending) this.#waitForServer(); // more in flight: the next one is waited for
   }
 
   #serverNote(key) {
@@ -254,22 +288,25 @@ export class GameController {
   #dealt(dealer, event) {
     if (this.session?.dealer !== dealer) return; // a late answer for a game no longer shown
     if (event.type === 'unreachable') {
-      if (this.serverNote !== 'serverUnreachable') this.#serverNote('serverUnreachable');
-      return; // the dealer sends the request again; its answer is the next event
+      // offline, keys do nothing until the network is back; a silent server is waited for
+      const note = event.offline ? 'serverOffline' : 'serverUnreachable';
+      if (this.serverNote !== note) this.#serverNote(note);
+      return; // the dealer asks again; its answer is the next event
     }
-    clearTimeout(this.waitTimer);
-    if (this.serverNote) this.#serverNote(null);
+    this.#answeredServer();
     const { game } = this;
-    const wasWon = game.won;
     if (event.type === 'tile') {
       this.view.appear(event.cell, event.value);
       this.announcer.spawned(event.cell, event.value, game.size); // the move's sentence waited for it
       this.#refresh();
     } else if (event.type === 'steps') {
-      // keys sent together: each one the server played, slid and then its tile, in order
+      // keys sent before their board was known: each one the server played (none: it met a
+      // wall), slid and then its tile, in order
+      let points = 0;
       for (const step of event.steps) {
         this.view.play(step.slid, step.result);
         this.view.appear(step.cell, step.value);
+        points += step.result.points;
       }
       const last = event.steps.at(-1);
       if (last) {
@@ -277,7 +314,7 @@ export class GameController {
         this.announcer.spawned(last.cell, last.value, game.size);
       }
       this.#raiseBest();
-      this.hud.score(game.score, this.best[this.size] ?? 0, 0);
+      this.hud.score(game.score, this.best[this.size] ?? 0, points);
       this.#refresh();
     } else if (event.type === 'lost') {
       this.keys = [];
@@ -291,7 +328,7 @@ export class GameController {
       this.#render();
       if (event.undo) this.#saidUndo();
     }
-    if (game.won && !wasWon) this.announcer.append(this.i18n.t('winTitle', { target: String(game.target) }));
+    this.#sayWin();
     this.#settle();
     this.#changed();
     this.#playWaitingKeys();
@@ -307,9 +344,13 @@ export class GameController {
       const moves = run === -1 ? this.keys.length : run;
       if (moves > 1 && this.dealer.moveMany) {
         // several keys waited: they go together, each played (or dropped at a wall) by the server
-        this.dealer.moveMany(this.keys.splice(0, moves));
-        this.#save();
-        continue;
+        const taken = this.dealer.moveMany(this.keys.slice(0, moves));
+        if (taken) {
+          this.keys.splice(0, taken);
+          this.#save();
+          this.#waitForServer();
+          continue;
+        }
       }
       const key = this.keys.shift();
       if (key === 'undo') {
@@ -340,7 +381,7 @@ export class GameController {
     this.#render();
     this.announcer.say(this.i18n.t('sayResumed', { score: session.game.score }));
     if (session.id && !session.submitted) session.dealer.sync(); // the server's word on where it stands
-    if (session.game.over) this.#finish();
+    if (session.game.over && !session.dealer.pending) this.#finish();
     this.#prefetch(size);
     this.#changed();
   }
@@ -386,6 +427,10 @@ export class GameController {
 
   #attach(session) {
     this.keys = [];
+    clearTimeout(this.waitTimer);
+    this.waitTimer = null;
+    if (this.serverNote) this.#serverNote(null); // what was said of the last game's server leaves with it
+    this.wonSaid = session.game.won;
     const old = this.session?.dealer;
     if (old && old !== session.dealer) old.close?.();
     this.session = session;
@@ -414,13 +459,21 @@ export class GameController {
 
   // -- finishing games --------------------------------------------------
 
-  /** Send the current game once, if it has moves: a ranked game's finish, or a practice record. */
+  /**
+   * Send the current game once, if it has moves: a ranked game's finish, or a practice record;
+   * with keys in flight, once they are answered (a log short of the server's is refused).
+   */
   #finish() {
     const s = this.session;
     if (!s || s.submitted || s.game.log === '') return;
     s.submitted = true;
     this.keys = [];
     this.#save();
+    if (s.dealer.pending) s.dealer.settled().then(() => this.#sendFinished(s));
+    else this.#sendFinished(s);
+  }
+
+  #sendFinished(s) {
     const entry = s.dealer.finishEntry();
     this.history?.finished(s.game, entry.id, s.mode);
     this.queue.add(entry).then(() => {

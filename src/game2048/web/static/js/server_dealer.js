@@ -1,16 +1,16 @@
 // Ranked games: the server deals every tile and keeps the seed until the game
-// is finished. The slide of each move is worked out here at once (the rules
-// are the same on both sides) and the move is sent; the new tile comes with
-// the answer. One request is in flight at a time; the keys pressed meanwhile
-// go together in the next one (moveMany, skip_illegal: the server drops the
-// ones that meet a wall once their tiles are known), so a burst of keys costs
-// about one round trip, not one each. A dropped connection is reopened and the
-// request sent again, which the server answers as a retry.
+// is finished. Each key is sent when pressed. With nothing in flight the board
+// is known: the slide is drawn at once and the move sent with its `at`, its tile
+// coming with the answer. Keys pressed while moves are in flight are chained
+// (`chain: true`, skip_illegal: a key that meets a wall once the tiles before it
+// are known is dropped) and each answer is played out in order. When the chain
+// breaks (a lost connection, a refusal) the game's state tells which of the keys
+// were played (unplayed()); the others go again from its `at`. Over plain HTTP
+// one request is in flight and the keys pressed meanwhile go together (moveMany).
 import { Game, LETTERS, MAX_UNDOS, TARGETS } from './engine.js';
+import { MAX_MOVES } from './limits.js';
 
-const RECONNECT_MS = [250, 1000, 2000, 5000, 10000];
-/** Failed WebSocket openings in a row before the game goes on over plain HTTP. */
-const SOCKET_TRIES = 3;
+const SAVED_KEYS = new RegExp(`^[UDLRZ]{1,${MAX_MOVES}}$`);
 
 /** A game in play on the server as this page knows it: the engine Game's face, without a seed. */
 export class ServedGame {
@@ -48,20 +48,44 @@ function movesOf(log) {
   return n;
 }
 
+/**
+ * The keys of `sent` still to play once the server played `played` (its log past the last
+ * answer), or null if those are not these keys in order. A key dropped at a wall changed
+ * nothing, so each letter played is matched to the earliest key left that equals it:
+ * unplayed('LLDR', 'LD') === 'R', unplayed('L', 'U') === null.
+ */
+export function unplayed(sent, played) {
+  let next = 0;
+  for (const letter of played) {
+    const i = sent.indexOf(letter, next);
+    if (i === -1) return null;
+    next = i + 1;
+  }
+  return sent.slice(next);
+}
+
+const transient = (status) => status === 0 || status === 429 || status >= 500;
+
 export class ServerDealer {
   /**
    * `issued` is the answer of POST /api/games (or a saved game); `link(id)` opens the
    * connection to the game (a SocketLink, or a fake in tests); `onDealt(event)` hears
-   * what the server did: {type: 'tile', cell, value}, {type: 'reset'} (undo, or the
-   * page caught up with the server) or {type: 'lost', message} (the server refuses
-   * the game for good: unknown, wrong token, finished).
+   * what the server did: {type: 'tile', cell, value} (the tile of a move slid here),
+   * {type: 'steps', steps} (keys sent before their board was known, as the server
+   * played them), {type: 'reset'} (undo, or the page caught up with the server),
+   * {type: 'unreachable', offline} or {type: 'lost', message} (the server refuses the
+   * game for good: unknown, wrong token, finished). `unanswered`: keys sent before a
+   * reload and not answered (sync() finds out which were played).
    */
-  constructor({ id, token, mode = 'classic', date = null, game, at = 0, inFlight = null, link, onDealt = () => {} }) {
-    Object.assign(this, { id, token, mode, date, game, at, link, onDealt });
-    this.inFlight = null; // {letters, slid}: sent, not answered yet
+  constructor({ id, token, mode = 'classic', date = null, game, at = 0, unanswered = '', link, onDealt = () => {} }) {
+    Object.assign(this, { id, token, mode, date, game, at, unanswered, link, onDealt });
+    this.flight = []; // sent, not answered yet, in order: {letters, slid, skip, state}
+    this.slidFrom = null; // the board the server last answered, while a move slid here waits for its tile
+    // after a refusal or a lost connection: {retry} (a lone move goes again) or {drop, wait} (the
+    // chain broke: the state is asked once the rest of it is answered, after a pause if `wait`)
+    this.recovery = null;
     this.waiters = [];
     this.lost = false;
-    if (inFlight) this.#send(inFlight.letters, inFlight.slid ?? null);
   }
 
   static fromIssued(issued, link) {
@@ -73,36 +97,51 @@ export class ServerDealer {
     return dealer;
   }
 
-  /** A move or undo is on its way to the server. */
+  /**
+   * Keys must wait before they come here: over plain HTTP while a request is in flight, while
+   * the page works out where the game stands, or with a full request's worth of keys in flight.
+   */
   get busy() {
-    return this.inFlight !== null;
+    if (this.recovery) return true;
+    if (!this.flight.length) return false;
+    return !this.#chains || this.#lettersInFlight() >= MAX_MOVES;
+  }
+
+  /** Something was sent that the server has not answered yet. */
+  get pending() {
+    return this.flight.length > 0 || this.recovery !== null;
   }
 
   /** Resolves when nothing is in flight. */
   settled() {
-    return this.busy ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve();
+    return this.pending ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve();
   }
 
   /**
-   * Slide now and send the move: the result has no `spawn` (the server deals it).
-   * Null, changing nothing, if the move would not change the board or a request is
-   * in flight (the board is not known until it is answered).
+   * Send the move. With nothing in flight it slides now: the result has no `spawn` (a 'tile'
+   * event brings the server's), or is null if the board would not change. With moves in flight
+   * it is chained: {direction, later: true}, and a 'steps' event says whether it was played.
    */
   move(direction) {
     const { game } = this;
     if (this.busy || this.lost) return null;
+    if (this.flight.length) {
+      this.#send(LETTERS[direction], { chain: true });
+      return { direction, later: true };
+    }
     const probe = Game.fromBoard(game.board, { score: game.score });
     const result = probe.move(direction);
     if (!result) return null;
     const cells = probe.cells;
     cells[result.spawn.cell] = 0; // the local engine's tile is not the one the server deals
+    this.slidFrom = { cells: game.cells, score: game.score, won: game.won };
     game.cells = cells;
     game.score = probe.score;
     game.moves += 1;
     if (!game.won && result.merges.some((i) => cells[i] >= game.target)) game.won = true;
     const letter = LETTERS[result.direction];
     game.log += letter; // the player has made the move: it is in the record, its tile is on the way
-    this.#send(letter, cells);
+    this.#send(letter, { slid: cells });
     return { ...result, spawn: null };
   }
 
@@ -112,22 +151,29 @@ export class ServerDealer {
   }
 
   /**
-   * Send keys pressed while the last answer was on its way, in one request: the server plays
-   * each the rules allow once the tiles before it are known and drops the others, and the
-   * answer comes as a 'steps' event, one step per key played ({direction, result, slid, cell,
-   * value}: the slide, then the server's tile). False if a request is in flight.
+   * Send keys that waited, in one request: the server plays each the rules allow once the tiles
+   * before it are known and drops the others; a 'steps' event brings one step per key played
+   * ({direction, result, slid, cell, value}). How many it took (a request's worth at most).
    */
   moveMany(directions) {
-    if (this.busy || this.lost || !directions.length) return false;
-    this.#send(directions.map((d) => LETTERS[d]).join(''), null, true);
-    return true;
+    if (this.busy || this.lost || !directions.length) return 0;
+    const room = this.#chains ? MAX_MOVES - this.#lettersInFlight() : MAX_MOVES;
+    const letters = directions.slice(0, room).map((d) => LETTERS[d]).join('');
+    this.#send(letters, { skip: true, chain: this.flight.length > 0 });
+    return letters.length;
   }
 
   /** Send an undo; the board goes back when the answer comes (a 'reset' event). */
   undo() {
-    if (this.busy || this.lost || !this.game.canUndo) return false;
+    if (this.busy || this.lost) return false;
+    if (this.flight.length) {
+      if (this.game.undosLeft === 0) return false;
+      this.#send('Z', { chain: true }); // dropped by the server if there is nothing left to take back by then
+      return true;
+    }
+    if (!this.game.canUndo) return false;
     this.game.log += 'Z';
-    this.#send('Z', null);
+    this.#send('Z', {});
     return true;
   }
 
@@ -138,12 +184,12 @@ export class ServerDealer {
 
   toJSON() {
     const { game } = this;
+    const known = this.slidFrom ?? game; // as the server last answered: a move slid here has no tile yet
+    // keys sent and not answered: after a reload the game's state tells which of them were played
+    const letters = this.recovery?.drop ? '' : this.unanswered + this.flight.map((sent) => sent.letters).join('');
     return {
-      id: this.id, token: this.token, at: this.at, cells: game.cells, score: game.score, log: game.log.slice(0, this.at),
-      undosLeft: game.undosLeft, won: game.won, over: game.over,
-      // a move still unanswered is sent again after a reload (the server takes it as a retry)
-      // (keys sent together are not: nothing of them was drawn, and they are not played again)
-      inFlight: this.inFlight && !this.inFlight.state && !this.inFlight.skip ? { letters: this.inFlight.letters } : null,
+      id: this.id, token: this.token, at: this.at, cells: known.cells, score: known.score, log: game.log.slice(0, this.at),
+      undosLeft: game.undosLeft, won: known.won, over: game.over, inFlight: letters ? { letters } : null,
     };
   }
 
@@ -155,12 +201,12 @@ export class ServerDealer {
       && typeof data.log === 'string' && /^[UDLRZ]*$/.test(data.log) && data.at === data.log.length
       && Number.isSafeInteger(data.score) && data.score >= 0
       && [0, 1, 2, 3].includes(data.undosLeft) && typeof data.won === 'boolean' && typeof data.over === 'boolean'
-      && (data.inFlight === null || (typeof data.inFlight?.letters === 'string' && /^[UDLRZ]$/.test(data.inFlight.letters)));
+      && (data.inFlight === null || (typeof data.inFlight?.letters === 'string' && SAVED_KEYS.test(data.inFlight.letters)));
     if (!ok) return null;
     const game = new ServedGame({ size, cells: data.cells, score: data.score, log: data.log, undosLeft: data.undosLeft,
       won: data.won, over: data.over, moves: movesOf(data.log) });
-    const inFlight = data.inFlight ? { letters: data.inFlight.letters, slid: null } : null;
-    return new ServerDealer({ id: data.id, token: data.token, game, at: data.at, inFlight, link: link(data.id), ...extra });
+    const unanswered = data.inFlight?.letters ?? '';
+    return new ServerDealer({ id: data.id, token: data.token, game, at: data.at, unanswered, link: link(data.id), ...extra });
   }
 
   /** The page is done with this game: let the connection go once nothing is in flight. */
@@ -168,38 +214,77 @@ export class ServerDealer {
     this.settled().then(() => this.link.close?.());
   }
 
-  /** Ask the server where the game stands and take its word (after a reload, or when out of step). */
+  /**
+   * Ask the server where the game stands and take its word (after a reload, or when out of
+   * step); keys sent before a reload and not answered then go again if the server did not play them.
+   */
   sync() {
-    if (this.busy || this.lost) return;
-    this.inFlight = { letters: '', slid: null, state: true };
-    this.#request({ op: 'state', token: this.token });
+    if (this.pending || this.lost) return;
+    this.recovery = { drop: false, wait: false };
+    this.#askState();
   }
 
   // -- talking to the server ------------------------------------------------
 
-  #send(letters, slid, skip = false) {
-    this.inFlight = { letters, slid, skip };
-    this.#request(this.#moves(this.inFlight));
+  /** Whether the link carries chained moves (a socket; plain HTTP does not). */
+  get #chains() {
+    return this.link.pipelines === true;
+  }
+
+  #lettersInFlight() {
+    return this.flight.reduce((n, sent) => n + sent.letters.length, 0);
+  }
+
+  #send(letters, { slid = null, skip = false, chain = false }) {
+    const sent = { letters, slid, skip: skip || chain, chain };
+    this.flight.push(sent);
+    this.#request(this.#moves(sent), sent);
   }
 
   #moves(sent) {
-    const message = { op: 'moves', token: this.token, at: this.at, moves: sent.letters };
+    const message = { op: 'moves', token: this.token };
+    if (sent.chain) message.chain = true;
+    else message.at = this.at;
+    message.moves = sent.letters;
     return sent.skip ? { ...message, skip_illegal: true } : message;
   }
 
-  #request(message) {
-    this.link.request(message).then((answer) => this.#answered(answer), () => this.#answered({ status: 0, error: 'network' }));
+  #askState() {
+    const sent = { letters: '', state: true };
+    this.flight.push(sent);
+    this.#request({ op: 'state', token: this.token }, sent);
   }
 
-  #answered(answer) {
-    const sent = this.inFlight;
+  #request(message, sent) {
+    const answered = (answer) => {
+      if (this.flight[0] !== sent) return; // answers come in order: never, unless the page was closed meanwhile
+      this.flight.shift();
+      this.#answered(answer, sent);
+    };
+    this.link.request(message).then(answered, () => answered({ status: 0, error: 'network' }));
+  }
+
+  #answered(answer, sent) {
+    if (this.recovery && !sent.state) {
+      // sent after a message that was refused or lost: the chain broke there, so this one was
+      // refused (or lost) too; the game's state will say what became of its keys
+      this.unanswered += sent.letters;
+      if (!this.flight.length) this.#recover();
+      return;
+    }
     if (!answer || answer.error !== undefined) {
       this.#refused(answer ?? { status: 0, error: 'no answer' }, sent);
       return;
     }
     const { game } = this;
     const cells = answer.board.flat();
-    let event = sent.skip ? this.#steps(answer) : { type: 'reset', undo: sent.letters === 'Z' };
+    let event = { type: 'reset', undo: sent.letters === 'Z' };
+    let rest = '';
+    if (sent.state) {
+      rest = this.#unplayed(answer.log);
+    } else if (sent.skip) {
+      event = this.#steps(answer, sent);
+    }
     const { tile } = answer; // where the server's tile landed (none after an undo)
     if (sent.slid && tile) {
       const cell = tile.row * game.size + tile.col;
@@ -209,37 +294,92 @@ export class ServerDealer {
     // the answer's log: the server's (after a sync), else what was answered plus these letters
     game.log = sent.state ? answer.log : game.log.slice(0, this.at) + (sent.skip ? answer.applied ?? '' : sent.letters);
     game.moves = movesOf(game.log);
-    Object.assign(game, { cells, score: answer.score, over: answer.over, won: answer.won || game.won, undosLeft: answer.undos_left });
+    const known = this.slidFrom ?? game; // won stays won, but not a win only the page's own slide drew
+    Object.assign(game, { cells, score: answer.score, over: answer.over, won: answer.won || known.won, undosLeft: answer.undos_left });
     if (answer.helped === true) game.helped = true;
     this.at = answer.at;
-    this.inFlight = null;
+    this.slidFrom = null;
+    if (sent.state) {
+      this.recovery = null;
+      this.unanswered = '';
+      this.#sendAgain(rest); // before the event: keys pressed meanwhile go after these
+    }
     this.onDealt(event);
     this.#wake();
   }
 
-  #refused(answer, sent) {
-    if (answer.status === 0 || answer.status === 429 || answer.status >= 500) {
-      // not an answer about the game: the same request goes again (a retry, to the server)
-      if (answer.status === 0) this.onDealt({ type: 'unreachable' }); // the page says so meanwhile
-      this.link.later(() => this.#request(sent.state ? { op: 'state', token: this.token } : this.#moves(sent)));
+  /** The keys left to play after a state answer whose log is `log`: none if the server went another way. */
+  #unplayed(log) {
+    if (this.recovery?.drop || !this.unanswered) return '';
+    const known = this.game.log.slice(0, this.at);
+    return (log.startsWith(known) && unplayed(this.unanswered, log.slice(known.length))) || '';
+  }
+
+  /** Keys whose first is sent with the state's `at`: each its own chained message, or together over HTTP. */
+  #sendAgain(letters) {
+    if (!letters) return;
+    if (!this.#chains) {
+      this.#send(letters, { skip: true });
       return;
     }
-    this.inFlight = null;
-    this.game.log = this.game.log.slice(0, this.at); // the letters sent were not played
-    if (answer.status === 409 || answer.status === 422) {
-      // out of step with the server (another tab, a lost answer from long ago): take its word
-      if (!sent.state) {
-        this.sync();
+    [...letters].forEach((letter, i) => this.#send(letter, { skip: true, chain: i > 0 }));
+  }
+
+  #refused(answer, sent) {
+    const { status } = answer;
+    if (status === 0) this.onDealt({ type: 'unreachable', offline: answer.offline === true }); // the page says so meanwhile
+    if (sent.state) {
+      if (transient(status)) {
+        this.link.later(() => this.#askState()); // not an answer about the game: ask again
         return;
       }
+      this.#lose(answer);
+      return;
     }
+    if (transient(status) && !this.flight.length) {
+      // alone in flight: the same keys go again from `at` (the server answers a retry as it did the first time)
+      this.recovery = { retry: true, drop: false };
+      this.unanswered = sent.letters; // what a reload meanwhile would have to find out about
+      this.link.later(() => {
+        this.recovery = null;
+        this.unanswered = '';
+        this.#send(sent.letters, { slid: sent.slid, skip: sent.skip });
+      });
+      return;
+    }
+    if (transient(status) || answer.code === 'chain_broken') {
+      // the keys in flight behind it are refused too; the game's state will say which were played
+      this.recovery = { drop: false, wait: transient(status) };
+      this.unanswered += sent.letters;
+    } else if (status === 409 || status === 422) {
+      // out of step with the server (another tab, a lost answer from long ago): take its word,
+      // and the keys sent after these with it
+      this.recovery = { drop: true, wait: false };
+    } else {
+      this.#lose(answer);
+      return;
+    }
+    if (!this.flight.length) this.#recover();
+  }
+
+  /** Every answer to the broken chain is in: ask where the game stands (after a pause if the server could not be reached). */
+  #recover() {
+    if (this.recovery.wait) this.link.later(() => this.#askState());
+    else this.#askState();
+  }
+
+  #lose(answer) {
+    this.flight = [];
+    this.recovery = null;
+    this.unanswered = '';
+    this.game.log = this.game.log.slice(0, this.at); // the letters sent were not played
     this.lost = true;
     this.onDealt({ type: 'lost', message: answer.error ?? `HTTP ${answer.status}`, refusal: answer });
     this.#wake();
   }
 
-  /** The keys the server played of a batch, as slides drawn here and the tiles it dealt. */
-  #steps(answer) {
+  /** The keys the server played of a message, as slides drawn here and the tiles it dealt. */
+  #steps(answer, sent) {
     const { size } = this.game;
     let board = this.game.board;
     let { score } = this.game;
@@ -249,7 +389,7 @@ export class ServerDealer {
       const tile = answer.tiles?.[i];
       const probe = Game.fromBoard(board, { score });
       const result = applied[i] === 'Z' ? null : probe.move(applied[i]);
-      if (!result || !tile) return { type: 'reset', undo: false }; // not what this page can follow
+      if (!result || !tile) return { type: 'reset', undo: applied.endsWith('Z') }; // not what this page can follow
       const slid = probe.cells;
       slid[result.spawn.cell] = 0;
       const cell = tile.row * size + tile.col;
@@ -259,107 +399,13 @@ export class ServerDealer {
       board = Array.from({ length: size }, (_, r) => after.slice(r * size, (r + 1) * size));
       score = probe.score;
     }
-    return { type: 'steps', steps, dropped: this.inFlight.letters.length - applied.length };
+    return { type: 'steps', steps, dropped: sent.letters.length - applied.length };
   }
 
   #wake() {
-    if (this.busy) return;
+    if (this.pending) return;
     const waiters = this.waiters;
     this.waiters = [];
     for (const resolve of waiters) resolve();
-  }
-}
-
-/**
- * The connection to one game: a WebSocket, reopened when it drops (the request
- * in flight is sent again), and plain HTTP if no socket can be opened.
- * `request(message)` resolves with the answer's JSON ({status, error} for a
- * refusal, {status: 0} when the server cannot be reached at the moment, at once
- * while the browser knows it is offline: no connection is tried then).
- */
-export class SocketLink {
-  constructor(api, id, {
-    WebSocketImpl = globalThis.WebSocket,
-    setTimer = (fn, ms) => setTimeout(fn, ms),
-    online = () => globalThis.navigator?.onLine !== false,
-  } = {}) {
-    Object.assign(this, { api, id, WebSocketImpl, setTimer, online });
-    this.socket = null;
-    this.waiting = null; // {message, resolve}
-    this.failures = 0;
-    this.overHttp = !WebSocketImpl;
-  }
-
-  request(message) {
-    if (!this.online()) return Promise.resolve({ op: message.op, status: 0, error: 'offline', offline: true });
-    return new Promise((resolve) => {
-      this.waiting = { message, resolve };
-      if (this.overHttp) this.#http();
-      else this.#viaSocket();
-    });
-  }
-
-  /** Run `fn` after the current back-off delay. */
-  later(fn) {
-    this.setTimer(fn, RECONNECT_MS[Math.min(this.failures, RECONNECT_MS.length - 1)]);
-    this.failures += 1;
-  }
-
-  close() {
-    this.socket?.close();
-    this.socket = null;
-  }
-
-  #viaSocket() {
-    const socket = this.socket;
-    if (socket && socket.readyState === 1) {
-      socket.send(JSON.stringify(this.waiting.message));
-      return;
-    }
-    if (socket && socket.readyState === 0) return; // it sends on open
-    this.#open();
-  }
-
-  #open() {
-    let opened = false;
-    const socket = new this.WebSocketImpl(this.api.socketUrl(this.id));
-    this.socket = socket;
-    socket.onopen = () => {
-      opened = true;
-      this.failures = 0;
-      if (this.waiting) socket.send(JSON.stringify(this.waiting.message));
-    };
-    socket.onmessage = (e) => {
-      const waiting = this.waiting;
-      this.waiting = null;
-      let answer;
-      try {
-        answer = JSON.parse(e.data);
-      } catch {
-        answer = { status: 0, error: 'unreadable answer' };
-      }
-      waiting?.resolve(answer);
-    };
-    socket.onclose = () => {
-      if (this.socket === socket) this.socket = null;
-      if (!opened && ++this.failures >= SOCKET_TRIES) this.overHttp = true;
-      const waiting = this.waiting;
-      if (!waiting) return;
-      this.waiting = null;
-      waiting.resolve({ status: 0, error: 'connection lost' }); // the dealer sends it again later
-    };
-  }
-
-  async #http() {
-    const { message, resolve } = this.waiting;
-    this.waiting = null;
-    try {
-      const answer = message.op === 'state'
-        ? await this.api.state(this.id, message.token)
-        : await this.api.moves(this.id, { token: message.token, at: message.at, moves: message.moves });
-      resolve({ op: message.op, ...answer });
-    } catch (e) {
-      resolve({ op: message.op, status: e?.status ?? 0, error: e?.message ?? 'network error' });
-    }
   }
 }
