@@ -136,3 +136,31 @@ def test_after_a_first_visit_the_game_opens_and_plays_offline(game):
     assert game.state()["id"] is None
     page.wait_for_function("() => document.getElementById('status').textContent.startsWith('Offline')")
     page.context.set_offline(False)
+
+
+def test_a_ranked_game_reloaded_offline_says_why_keys_do_nothing_and_goes_on_once_back(game):
+    game.open()
+    page = game.page
+    game.ranked()
+    page.keyboard.press("ArrowLeft")  # the first key installs the service worker
+    page.keyboard.press("ArrowUp")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    before = game.settled()
+    assert before["id"] is not None and before["log"]
+    game.network_cut = True
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_function("() => window.game2048 !== undefined")
+    # the server deals a ranked game's tiles: without it keys do nothing, and the page says so
+    message = page.locator("#message")
+    page.wait_for_function("() => document.getElementById('message').textContent.includes('offline')")
+    assert "ranked game" in message.inner_text() and "practice game" in message.inner_text()
+    for key in ("ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"):
+        page.keyboard.press(key)
+    assert game.state()["log"] == before["log"]
+    page.context.set_offline(False)
+    page.wait_for_function("() => document.getElementById('message').textContent === ''", timeout=30_000)
+    for key in ("ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp"):
+        page.keyboard.press(key)
+    after = game.settled()
+    assert after["id"] == before["id"] and len(after["log"]) > len(before["log"])

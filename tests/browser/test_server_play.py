@@ -6,15 +6,20 @@ from __future__ import annotations
 
 import json
 import re
+import sys
+import threading
 import urllib.request
+from pathlib import Path
 
 import pytest
 
-from game2048 import replay
+from game2048 import Game, replay
 
 pytestmark = pytest.mark.browser
 
 PLAY_SOCKET = re.compile(r".*/api/games/[^/]+/play$")
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+ARROWS = {"ArrowLeft": "L", "ArrowDown": "D", "ArrowRight": "R", "ArrowUp": "U"}
 
 
 def _get(url):
@@ -27,37 +32,82 @@ def _press(game, n=8, keys="ArrowLeft ArrowDown ArrowRight ArrowDown"):
         game.page.keyboard.press(key)
 
 
-def _watch_socket(game):
-    """Pass the game's WebSocket through, keeping every message the server sent."""
+def _watch_socket(game, sent=None):
+    """Pass the game's WebSocket through, keeping every message the server sent (and in `sent`,
+    every message the page sent, each with how many were unanswered once it left)."""
     frames: list[dict] = []
 
     def route(ws):
         server = ws.connect_to_server()
-        ws.on_message(lambda message: server.send(message))
+
+        def from_page(message):
+            if sent is not None:
+                sent.append({**json.loads(message), "in_flight": len(sent) - len(frames) + 1})
+            server.send(message)
 
         def from_server(message):
             frames.append(json.loads(message))
             ws.send(message)
 
+        ws.on_message(from_page)
         server.on_message(from_server)
 
     game.page.route_web_socket(PLAY_SOCKET, route)
     return frames
 
 
+def _server_state(game, state):
+    """The server's word on the game on the page (POST /api/games/{id}/state, from the page)."""
+    return game.page.evaluate(
+        "([id, token]) => fetch(`/api/games/${id}/state`, {method: 'POST', headers: {'Content-Type': "
+        "'application/json'}, body: JSON.stringify({token})}).then((r) => r.json())",
+        [state["id"], json.loads(game.storage("game2048:game:4"))["served"]["token"]],
+    )
+
+
+def _played(seed, keys):
+    """The log a game of `seed` has after `keys`: each key the rules allow then, in order."""
+    dealt = Game(4, seed)
+    for key in keys:
+        dealt.play(ARROWS[key])  # a key that meets a wall changes nothing
+    return dealt.log
+
+
+@pytest.fixture(scope="module")
+def slow_url(base_url):
+    """The server behind bench/burst.py's delay proxy: each chunk of bytes 100 ms late each way."""
+    host, _, port = base_url.removeprefix("http://").partition(":")
+    if host != "127.0.0.1":
+        pytest.skip("the delay proxy runs beside a server on this machine")
+    sys.path.insert(0, str(BENCH))
+    try:
+        from burst import run_proxy
+        from load import free_port
+    finally:
+        sys.path.remove(str(BENCH))
+    listen = free_port()
+    ready = threading.Event()
+    threading.Thread(target=run_proxy, args=(listen, int(port), 0.1, ready), daemon=True).start()
+    assert ready.wait(10)
+    return f"http://127.0.0.1:{listen}"
+
+
 def test_a_ranked_game_is_dealt_by_the_server_through_keys(game):
-    frames = _watch_socket(game)
+    sent: list[dict] = []
+    frames = _watch_socket(game, sent)
     game.open()
     first = game.ranked()
     assert first["ranked"] is True and first["seed"] is None
-    for key in ("ArrowLeft ArrowDown ArrowRight ArrowDown ArrowLeft ArrowUp " * 3).split():
-        game.page.keyboard.press(key)  # pressed faster than the answers come: they queue
+    keys = ("ArrowLeft ArrowDown ArrowRight ArrowDown ArrowLeft ArrowUp " * 3).split()
+    for key in keys:
+        game.page.keyboard.press(key)  # pressed faster than the answers come
     state = game.settled()
     assert state["seed"] is None and len(state["log"]) >= 4
     moves = [f for f in frames if f.get("op") == "moves"]
-    # the keys pressed while an answer was on its way went together: fewer messages than moves
+    assert all("status" not in f for f in frames), frames
+    # each key went when pressed: those sent while answers were on their way chained behind them
+    assert any(m.get("chain") is True for m in sent)
     played = [m["applied"] if m.get("applied") is not None else None for m in moves]
-    assert any(p is not None for p in played) and len(moves) < len(state["log"])
     assert sum(1 if p is None else len(p) for p in played) == len(state["log"])
     assert state["board"] == moves[-1]["board"] and state["score"] == moves[-1]["score"]
     game.new_game()  # abandons the game (after asking): the finish reveals the seed
@@ -65,6 +115,7 @@ def test_a_ranked_game_is_dealt_by_the_server_through_keys(game):
     record = _get(f"{game.base_url}/api/games/{state['id']}")
     assert (record["log"], record["score"], record["name"]) == (state["log"], state["score"], game.name)
     assert not any(str(record["seed"]) in json.dumps(f) for f in frames)  # never sent before the finish
+    assert record["log"] == _played(record["seed"], keys)  # nothing lost, doubled or reordered
     dealt = replay(state["size"], record["seed"], "")
     assert dealt.board == first["board"]
     letters = iter(state["log"])
@@ -152,16 +203,41 @@ def test_a_dropped_connection_is_reopened_and_the_game_goes_on(game):
     game.page.route_web_socket(PLAY_SOCKET, route)
     game.open()
     game.ranked()
-    for key in ("ArrowLeft ArrowDown ArrowRight ArrowDown " * 2).split():
+    keys = ("ArrowLeft ArrowDown ArrowRight ArrowDown " * 2).split()
+    for key in keys:
         game.page.keyboard.press(key)
     state = game.settled()
     assert sockets["opened"] >= 2
-    server = game.page.evaluate(
-        "([id, token]) => fetch(`/api/games/${id}/state`, {method: 'POST', headers: {'Content-Type': "
-        "'application/json'}, body: JSON.stringify({token})}).then((r) => r.json())",
-        [state["id"], json.loads(game.storage("game2048:game:4"))["served"]["token"]],
-    )
+    server = _server_state(game, state)
     assert (server["log"], server["board"]) == (state["log"], state["board"])
+    game.new_game()  # the seed, at the finish, says what the keys should have played
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'")
+    record = _get(f"{game.base_url}/api/games/{state['id']}")
+    assert record["log"] == state["log"] == _played(record["seed"], keys)
+
+
+def test_a_burst_of_keys_behind_a_slow_network_ends_as_the_server_has_it(game, slow_url):
+    """Keys pressed 30 ms apart over a 200 ms round trip: each goes when pressed, several are in
+    flight at once, nothing is refused, and the page ends where the server is."""
+    sent: list[dict] = []
+    frames = _watch_socket(game, sent)
+    game.base_url = slow_url
+    game.open()
+    game.ranked()
+    keys = ("ArrowLeft ArrowDown ArrowRight ArrowUp ArrowLeft ArrowLeft ArrowDown " * 3).split()
+    for key in keys:
+        game.page.keyboard.press(key)
+        game.page.wait_for_timeout(30)  # the socket's messages pass through this test meanwhile
+    state = game.settled()
+    assert all("status" not in f for f in frames), [f for f in frames if "status" in f]
+    assert max(m["in_flight"] for m in sent) >= 3
+    server = _server_state(game, state)
+    assert (state["log"], state["board"], state["score"]) == (server["log"], server["board"], server["score"])
+    assert game.page.locator("#message").inner_text() == ""  # nothing waited a second for the server
+    game.new_game()
+    game.page.wait_for_function("() => localStorage.getItem('game2048:queue') === '[]'", timeout=20_000)
+    record = _get(f"{slow_url}/api/games/{state['id']}")
+    assert record["log"] == state["log"] == _played(record["seed"], keys)
 
 
 def test_a_failed_finish_is_queued_and_retried(game):
