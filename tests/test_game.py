@@ -242,3 +242,30 @@ def test_str_draws_the_board_and_the_score():
         "   .    .    .    4",
         "score: 7",
     ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([3, 4, 5, 6]),
+       st.integers(0, 2**53 - 1) | st.binary(min_size=16, max_size=16).map(bytes.hex),
+       st.text("UDLRZ", max_size=120))
+def test_the_snapshots_text_is_the_json_of_the_snapshot(n, seed, letters):
+    """What a server stores with every move: the same text as ``json.dumps`` of the snapshot."""
+    import json
+
+    game = Game(n, seed)
+    game.play(letters)
+    game.helped = len(letters) % 2 == 1
+    assert game.snapshot_json() == json.dumps(game.snapshot(), separators=(",", ":"))
+    assert game.board_json() == json.dumps(game.board, separators=(",", ":"))
+
+
+def test_the_snapshots_text_holds_the_largest_tiles_exactly():
+    board = [[2 ** (6 * r + c + 1) if 6 * r + c < 36 else 0 for c in range(6)] for r in range(6)]
+    board[5][5] = 2**37
+    game = Game.from_board(board, score=10**15)
+    import json
+
+    assert json.loads(game.snapshot_json())["board"] == board
+    assert game.board is not game.board and game.board == board  # a fresh list each time
+    game.board[0][0] = 0
+    assert game.board == board  # changing the list changes nothing of the game

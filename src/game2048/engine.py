@@ -85,6 +85,10 @@ class Tables:
         self.free = _Memo(lambda mask: tuple(i * bits for i in range(n * n) if mask >> i & 1))
         # row -> largest exponent in it
         self.row_max = _Memo(lambda row: max(self.unpack_row(row)))
+        # row -> its tile values (0 empty), and the same as JSON text: a board as lists of values,
+        # or as the text of those lists, costs one look-up a row
+        self.row_values = _Memo(lambda row: [1 << e if e else 0 for e in self.unpack_row(row)])
+        self.row_json = _Memo(lambda row: "[" + ",".join(map(str, self.row_values.get(row))) + "]")
         #: per direction (up, down, left, right): board -> (board, points), no spawn
         self.movers = tuple(self._mover(d) for d in range(4))
         #: per generator (``spawn.draw``, ``spawn.draw_secret``), per direction:
@@ -145,6 +149,30 @@ class Tables:
     def unpack(self, board: int) -> list[list[int]]:
         rm = self.row_mask
         return [list(self.unpack_row((board >> s) & rm)) for s in self.shifts]
+
+    def values(self, board: int) -> list[list[int]]:
+        """``board`` as rows of tile values, 0 for empty (fresh lists: the caller may change them)."""
+        rm, get, memo = self.row_mask, self.row_values.d, self.row_values
+        rows = []
+        for s in self.shifts:
+            row = (board >> s) & rm
+            try:
+                rows.append(get[row][:])
+            except KeyError:
+                rows.append(memo.get(row)[:])
+        return rows
+
+    def values_json(self, board: int) -> str:
+        """``values(board)`` as compact JSON text (``json.dumps(..., separators=(",", ":"))``)."""
+        rm, get, memo = self.row_mask, self.row_json.d, self.row_json
+        rows = []
+        for s in self.shifts:
+            row = (board >> s) & rm
+            try:
+                rows.append(get[row])
+            except KeyError:
+                rows.append(memo.get(row))
+        return "[" + ",".join(rows) + "]"
 
     def transpose(self, board: int) -> int:
         m, out = self.cell_mask, 0

@@ -34,6 +34,8 @@ _DIRECTION_INDEX.update({LETTERS[d]: i for i, d in enumerate(DIRECTIONS)})
 
 _LETTER_INDEX: dict[str, int] = {LETTERS[d]: i for i, d in enumerate(DIRECTIONS)}
 
+_JSON_BOOL = {False: "false", True: "true"}
+
 #: Spawns 0 and 1 are the opening tiles.
 OPENING_TILES = 2
 
@@ -140,12 +142,36 @@ class Game:
         history = self._history
         kept = list.__len__(history)
         tail = history[kept - min(self.undos_left, kept):]
-        unpack = self._t.unpack
+        values = self._t.values
         return {
-            "size": self.size, "seed": self.seed, "board": self.board, "score": self.score,
+            "size": self.size, "seed": self.seed, "board": values(self._board), "score": self.score,
             "moves": len(history), "undos_left": self.undos_left, "won": self.won, "helped": self.helped,
-            "undo": [[_values(unpack(board)), score] for board, score in tail],
+            "undo": [[values(board), score] for board, score in tail],
         }
+
+    def snapshot_json(self) -> str:
+        """``snapshot()`` as compact JSON text, exactly ``json.dumps(snapshot(), separators=(",", ":"))``,
+        built from each row's cached text (a server stores one with every move).
+
+        >>> import json; g = Game(4, seed=9); _ = g.play("LDRU")
+        >>> g.snapshot_json() == json.dumps(g.snapshot(), separators=(",", ":"))
+        True
+        """
+        history = self._history
+        kept = list.__len__(history)
+        tail = history[kept - min(self.undos_left, kept):]
+        text = self._t.values_json
+        # a seed is an integer or 32 hex digits (``spawn.generator`` takes nothing else): no escapes
+        seed = self.seed if type(self.seed) is int else f'"{self.seed}"'
+        undo = ",".join(f"[{text(board)},{score}]" for board, score in tail)
+        return (f'{{"size":{self.size},"seed":{seed},'
+                f'"board":{text(self._board)},"score":{self.score},"moves":{len(history)},'
+                f'"undos_left":{self.undos_left},"won":{_JSON_BOOL[self.won]},'
+                f'"helped":{_JSON_BOOL[self.helped]},"undo":[{undo}]}}')
+
+    def board_json(self) -> str:
+        """``board`` as compact JSON text."""
+        return self._t.values_json(self._board)
 
     def compact(self) -> None:
         """Forget what no undo can reach and all but the last letter of the log, keeping the
@@ -269,7 +295,7 @@ class Game:
     @property
     def board(self) -> list[list[int]]:
         """The board as rows of tile values, 0 for empty."""
-        return [[1 << e if e else 0 for e in row] for row in self._t.unpack(self._board)]
+        return self._t.values(self._board)
 
     @property
     def log(self) -> str:
@@ -399,10 +425,6 @@ def _packed(game: Game, board: object, score: object) -> tuple[int, int]:
     if type(score) is not int or score < 0:
         raise ValueError(f"score must be a non-negative integer, got {score!r}")
     return game._t.pack(exps), score
-
-
-def _values(exps: list[list[int]]) -> list[list[int]]:
-    return [[1 << e if e else 0 for e in row] for row in exps]
 
 
 class _Tail(list):  # type: ignore[type-arg]

@@ -71,10 +71,16 @@ _LETTERS = frozenset(ALPHABET)
 Charge = Callable[[], AbstractContextManager[None]]
 
 
+#: The ``snapshot`` of a game ``_Recent`` keeps: its position is the kept ``Game``'s (a move does
+#: not build the snapshot's lists only to keep them; the store has its text).
+_IN_MEMORY: Snapshot = {"in_memory": True}
+
+
 class _Recent:
-    """Games this process saved lately, by (id, at), as the store has them (without the log) and
-    as a ``Game``: the next move usually comes here again (a WebSocket stays with one worker),
-    and then needs neither a read of the store nor a resume from the snapshot.
+    """Games this process saved lately, by (id, at), as the store has them (without the log and
+    with ``_IN_MEMORY`` for the snapshot) and as a ``Game``: the next move usually comes here
+    again (a WebSocket stays with one worker), and then needs neither a read of the store nor a
+    resume from the snapshot.
 
     Sound because the log only grows: a game has one position for each ``at``,
     ever; another worker's move makes the compare-and-set fail, and the mover
@@ -423,17 +429,26 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
                 continue  # refused: the store says why (the game may have been finished elsewhere)
         else:
             _apply(game, new)
-        # the snapshot keeps the last tile too, so that a retry is answered exactly as the first time
         tile = game.last_tile()
-        position = {**game.snapshot(), "tile": tile}
         # the count, if not made yet, in the same round trip as the move
-        if store.save(live.id, live.at, new, position, now, hit=_uncounted(hit)):
-            answer = _position(live.at + len(new), game, tile, position["board"], live.helped)  # type: ignore[arg-type]
-            head = replace(live, at=answer.at, log="", snapshot=position)
-            _recent.put(head, game)
+        if store.save(live.id, live.at, new, _stored(game, tile), now, hit=_uncounted(hit)):
+            at = live.at + len(new)
+            answer = Position(at, game.board, game.score, game.over, game.won, game.undos_left,
+                              game.ranked and not live.helped, tile, live.helped,
+                              new if skip_illegal else None, tiles if skip_illegal else None)
+            # kept as the store now has it; the position is the kept game's (see ``_Recent``)
+            live.at, live.log, live.snapshot = at, "", _IN_MEMORY
+            _recent.put(live, game)
             metrics.count_moves(len(new), perf_counter() - started)
-            return replace(answer, applied=new, tiles=tiles) if skip_illegal else answer
+            return answer
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
+
+
+def _stored(game: Game, tile: tuple[int, int, int] | None) -> str:
+    """The position a move stores, as JSON text: the game's snapshot and the last letter's tile
+    (so that a retry is answered exactly as the first time; ``_stored_tile`` reads it back)."""
+    kept = "null" if tile is None else f"[{tile[0]},{tile[1]},{tile[2]}]"
+    return f'{game.snapshot_json()[:-1]},"tile":{kept}}}'
 
 
 def _skipping(game: Game, letters: str) -> tuple[str, list[tuple[int, int, int] | None]]:

@@ -91,11 +91,11 @@ class LiveStore(ABC):
         ``hit``: a request's rate-limit count, made first (429 if refused; see ``save``)."""
 
     @abstractmethod
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime,
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
              hit: Hit | None = None) -> bool:
-        """Append ``added`` to the game's log and store ``snapshot`` as its position, if the stored
-        ``at`` is still ``expected_at`` and the game is not finished (the new ``at`` is
-        ``expected_at + len(added)``). ``hit``, if not counted yet, is counted first (the Redis
+        """Append ``added`` to the game's log and store ``snapshot`` (or its compact JSON text) as
+        its position, if the stored ``at`` is still ``expected_at`` and the game is not finished (the
+        new ``at`` is ``expected_at + len(added)``). ``hit``, if not counted yet, is counted first (the Redis
         store: in the same round trip); a refused count is a 429 and nothing is saved."""
 
     @abstractmethod
@@ -263,18 +263,18 @@ class DatabaseStore(LiveStore):
                     json.loads(live) if live else None, finished_at is not None, board, bool(helped),
                     name if bot else None)
 
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime,
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
              hit: Hit | None = None) -> bool:
         if hit is not None:
             hit.count()
         # SQLite keeps naive UTC text in SQLAlchemy's format; PostgreSQL takes the datetime
         stale = now - self.TOUCH_EVERY
         if self.sqlite:
-            stamp = now.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
-            stale_stamp: object = stale.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
+            stamp: object = _sqlite_time(now)
+            stale_stamp: object = _sqlite_time(stale)
         else:
-            stamp, stale_stamp = now, stale  # type: ignore[assignment]
-        position = json.dumps(snapshot, separators=(",", ":"))
+            stamp, stale_stamp = now, stale
+        position = _text(snapshot)
         moved = (expected_at + len(added), position, stale_stamp, stamp, game_id, expected_at)
         with self._writer, self._connection() as conn:
             cur = conn.cursor()
@@ -553,9 +553,9 @@ class RedisStore(LiveStore):
             return None  # never issued, or idle too long: its live state expired
         return _live_from_row(row)
 
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot, now: datetime,
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
              hit: Hit | None = None) -> bool:
-        position = json.dumps(snapshot, separators=(",", ":"))
+        position = _text(snapshot)
         keys = self._keys(game_id)
         args = [expected_at, expected_at + len(added), added, position, self.ttl,
                 f"{expected_at}:{_epoch_ms(now)};"]
@@ -639,6 +639,20 @@ def make_store(engine: Engine, redis_url: str | None, idle_days: float,
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def _text(snapshot: Snapshot | str) -> str:
+    """A snapshot as the stores keep it: compact JSON text (``Game.snapshot_json`` makes it at once)."""
+    return snapshot if type(snapshot) is str else json.dumps(snapshot, separators=(",", ":"))
+
+
+def _sqlite_time(moment: datetime) -> str:
+    """``moment`` as SQLite keeps times (SQLAlchemy's naive UTC text, ``2026-12-02 10:00:00.000123``).
+
+    >>> _sqlite_time(datetime(2026, 12, 2, 10, 0, 0, 123, tzinfo=UTC))
+    '2026-12-02 10:00:00.000123'
+    """
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
 def _epoch_ms(moment: datetime) -> int:
