@@ -7,6 +7,7 @@ project's one table of limits (``game2048.limits``).
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -83,6 +84,30 @@ def answer(p: live.Position) -> dict[str, object]:
 
 def _tile(tile: tuple[int, int, int] | None) -> dict[str, int] | None:
     return None if tile is None else {"row": tile[0], "col": tile[1], "value": tile[2]}
+
+
+def answer_text(op: str, p: live.Position) -> str:
+    """``{"op": op, **answer(p)}`` as compact JSON text, exactly what ``json.dumps`` makes of it,
+    written out: the socket sends one for every move, and the encoder's walk over the board's
+    lists costs more than the move's own work. (``op`` and ``applied`` hold no character JSON
+    escapes: an op name and letters of the move alphabet.)"""
+    board = p.board_text if p.board_text is not None else _json(p.board)
+    tiles = "null" if p.tiles is None else "[" + ",".join(map(_tile_text, p.tiles)) + "]"
+    applied = "null" if p.applied is None else f'"{p.applied}"'
+    return (f'{{"op":"{op}","at":{p.at},"board":{board},"score":{p.score},"over":{_BOOL[p.over]},'
+            f'"won":{_BOOL[p.won]},"undos_left":{p.undos_left},"ranked":{_BOOL[p.ranked]},'
+            f'"tile":{_tile_text(p.tile)},"applied":{applied},"tiles":{tiles},"helped":{_BOOL[p.helped]}}}')
+
+
+_BOOL = {False: "false", True: "true"}
+
+
+def _tile_text(tile: tuple[int, int, int] | None) -> str:
+    return "null" if tile is None else f'{{"row":{tile[0]},"col":{tile[1]},"value":{tile[2]}}}'
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 class NewGameOut(BaseModel):

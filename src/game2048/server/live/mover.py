@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from time import monotonic, perf_counter
 from typing import Any
@@ -173,6 +173,8 @@ class Position:
     #: tile of each (None for an undo), so a client can play them out one by one.
     applied: str | None = None
     tiles: list[tuple[int, int, int] | None] | None = None
+    #: ``board`` as compact JSON text, when the mover had it at hand (``api.schemas.answer_text``).
+    board_text: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -435,7 +437,8 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
             at = live.at + len(new)
             answer = Position(at, game.board, game.score, game.over, game.won, game.undos_left,
                               game.ranked and not live.helped, tile, live.helped,
-                              new if skip_illegal else None, tiles if skip_illegal else None)
+                              new if skip_illegal else None, tiles if skip_illegal else None,
+                              game.board_json())
             # kept as the store now has it; the position is the kept game's (see ``_Recent``)
             live.at, live.log, live.snapshot = at, "", _IN_MEMORY
             _recent.put(live, game)

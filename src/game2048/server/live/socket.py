@@ -57,6 +57,7 @@ from ..api.schemas import (
     StateOut,
     TokenIn,
     answer,
+    answer_text,
 )
 from ..config import MAX_MESSAGE
 from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
@@ -125,37 +126,88 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
     secret = app.state.secret
     first = True
     chain = _Chain()
-    while True:
-        # the first message must come soon and hold the game's token; after it, silence is idle
-        wait = FIRST_MESSAGE if first else app.state.settings.socket_idle
-        try:
-            async with asyncio.timeout(wait or None):  # a timer, not a task per message (wait_for's)
-                message = await websocket.receive()
-        except TimeoutError:
-            reason = "no message with the game's token in time" if first else "idle for too long"
-            await _close(websocket, 1008 if first else 1000, reason)
+    # the first message must come soon and hold the game's token; after it, silence is idle
+    quiet = _Quiet(FIRST_MESSAGE)
+    receive, send = websocket.receive, websocket.send_text
+    try:
+        while True:
+            try:
+                quiet.waiting = True
+                message = await receive()
+            except asyncio.CancelledError:
+                if not quiet.expired:
+                    raise
+                asyncio.current_task().uncancel()  # type: ignore[union-attr]
+                reason = "no message with the game's token in time" if first else "idle for too long"
+                await _close(websocket, 1008 if first else 1000, reason)
+                return
+            except WebSocketDisconnect:
+                return
+            finally:
+                quiet.heard()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                answer: dict[str, Any] | str = {"op": None, "status": 422, "error": "send JSON text messages"}
+            elif len(text) > limit // 4 and len(text.encode()) > limit:  # 4 bytes a character at most
+                answer = {"op": None, "status": 413, "error": f"the message is over the {limit} byte limit"}
+            elif first and not _holds_token(text, secret, game_id):
+                answer = {"op": None, "status": 403,
+                          "error": "the first message must carry this game's token"}
+            else:
+                answer = await _answer(app, client, game_id, text, chain)
+            try:
+                await send(answer if type(answer) is str else json.dumps(answer, separators=(",", ":")))
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if first and type(answer) is dict and answer.get("status") in (403, 413, 422):
+                await _close(websocket, 1008, "the first message must carry this game's token")
+                return
+            if first:
+                first = False
+                quiet.seconds = app.state.settings.socket_idle
+            quiet.heard()
+    finally:
+        quiet.stop()
+
+
+class _Quiet:
+    """The socket's silence timer: cancels the socket's task once it has waited ``seconds`` for a
+    message (``expired`` then says why). One timer a socket, moved on lazily: a message only notes
+    the time, where a timeout scope per message would make and cancel a timer every time. 0: never.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.task = asyncio.current_task()
+        self.seconds = seconds
+        self.last = self.loop.time()
+        self.waiting = False
+        self.expired = False
+        self.handle: asyncio.TimerHandle | None = self.loop.call_at(self.last + seconds, self._check)
+
+    def heard(self) -> None:
+        """A message came (or its answer went): the silence starts again from now."""
+        self.waiting = False
+        self.last = self.loop.time()
+
+    def _check(self) -> None:
+        self.handle = None
+        if not self.seconds:
             return
-        except WebSocketDisconnect:
+        due = self.last + self.seconds
+        if self.waiting and self.loop.time() >= due and self.task is not None:
+            self.expired = True
+            self.task.cancel()
             return
-        if message["type"] == "websocket.disconnect":
-            return
-        text = message.get("text")
-        if text is None:
-            answer: dict[str, Any] = {"op": None, "status": 422, "error": "send JSON text messages"}
-        elif len(text.encode()) > limit:
-            answer = {"op": None, "status": 413, "error": f"the message is over the {limit} byte limit"}
-        elif first and not _holds_token(text, secret, game_id):
-            answer = {"op": None, "status": 403, "error": "the first message must carry this game's token"}
-        else:
-            answer = await _answer(app, client, game_id, text, chain)
-        try:
-            await websocket.send_text(json.dumps(answer, separators=(",", ":")))
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if first and answer.get("status") in (403, 413, 422):
-            await _close(websocket, 1008, "the first message must carry this game's token")
-            return
-        first = False
+        # still busy with a message, or one came since: look again when the silence would be long enough
+        self.handle = self.loop.call_at(max(due, self.loop.time() + 0.05), self._check)
+
+    def stop(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
 
 
 def _holds_token(text: str, secret: str, game_id: str) -> bool:
@@ -202,13 +254,18 @@ class _Chain:
             self.at = answer.get("at") if "status" not in answer else None
 
 
-async def _answer(app: Any, client: str, game_id: str, text: str, chain: _Chain) -> dict[str, Any]:
+async def _answer(app: Any, client: str, game_id: str, text: str, chain: _Chain) -> dict[str, Any] | str:
+    """The answer to one message: a dict, or for a move the answer's JSON text at once."""
     answer = await _answered(app, client, game_id, text, chain)
-    chain.heard(answer)
-    return answer
+    if type(answer) is live.Position:
+        chain.at = answer.at
+        return answer_text("moves", answer)
+    chain.heard(answer)  # type: ignore[arg-type]
+    return answer  # type: ignore[return-value]
 
 
-async def _answered(app: Any, client: str, game_id: str, text: str, chain: _Chain) -> dict[str, Any]:
+async def _answered(app: Any, client: str, game_id: str, text: str,
+                    chain: _Chain) -> dict[str, Any] | live.Position:
     op = None
     try:
         try:
@@ -224,8 +281,8 @@ async def _answered(app: Any, client: str, game_id: str, text: str, chain: _Chai
             # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
             # written out) and, on SQLite, no thread (a move takes less than handing it to one)
             if app.state.store.in_process:
-                return {"op": op, **answer(_play_moves(app, client, game_id, data))}
-            return {"op": op, **answer(await run_in_threadpool(_play_moves, app, client, game_id, data))}
+                return _play_moves(app, client, game_id, data)
+            return await run_in_threadpool(_play_moves, app, client, game_id, data)
         model = _REQUESTS.get(op) if isinstance(op, str) else None
         if model is None:
             op = op if isinstance(op, str) and len(op) <= 16 else None
