@@ -1,14 +1,21 @@
-"""The learned evaluator: symmetric features, TD updates, exact resume, learning, legal and real games."""
+"""The learned evaluator: symmetric features, TD updates, exact resume, learning, games, shipped weights."""
 
 from __future__ import annotations
 
+import json
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tomllib
+import types
+import zlib
+from pathlib import Path
 
 import numpy as np
 import pytest
+import setuptools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
@@ -16,9 +23,15 @@ from typer.testing import CliRunner
 from game2048 import Game, replay
 from game2048.cli import app
 from game2048.rules import DIRECTIONS, slide
-from game2048.solver.learn import checkpoint, ntuple
+from game2048.solver.learn import checkpoint, ntuple, shipped
 from game2048.solver.learn.play import best_move, evaluate, pack, play_game
 from game2048.solver.learn.train import ROUND_GAMES, new_run, tables, train
+
+
+@pytest.fixture(autouse=True)
+def own_cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing here decompresses weights into the user's own cache directory."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
 
 
 @pytest.fixture(scope="module")
@@ -190,7 +203,7 @@ def test_a_player_refuses_boards_it_cannot_hold() -> None:
 
 def test_learn_stops_on_sigterm_saves_and_resumes_and_learn_eval_reads_it(tmp_path) -> None:
     cli = "from game2048.cli import app; app()"
-    command = [sys.executable, "-c", cli, "learn", "--dir", str(tmp_path), "--window", "50"]
+    command = [sys.executable, "-c", cli, "learn", "--dir", str(tmp_path), "--window", "50", "--fresh"]
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     assert proc.stdout.readline().startswith("new run")
@@ -214,3 +227,261 @@ def test_learn_stops_on_sigterm_saves_and_resumes_and_learn_eval_reads_it(tmp_pa
     assert "2-ply" in shown.output and "µs" in shown.output
     missing = runner.invoke(app, ["learn-eval", "--dir", str(tmp_path / "none")])
     assert missing.exit_code != 0
+
+
+# The shipped weights: int16 and a scale per table, xz, the run's header; the cache play maps.
+
+
+@pytest.fixture(scope="module")
+def shipped_run() -> checkpoint.Run:
+    """A run of 200 training games whose tables also hold weights float16 could not (|w| > 65,504)."""
+    run = new_run(seed=5, window=150)
+    train(run, max_games=2 * ROUND_GAMES, log=None)
+    run.weights[0, 77] = 70_000.0
+    run.weights[1, 4242] = -123_456.5
+    run.weights[2, 9] = 1e-3  # below half a step of its table: ships as 0
+    return run
+
+
+@pytest.fixture(scope="module")
+def shipped_file(shipped_run: checkpoint.Run, tmp_path_factory: pytest.TempPathFactory):
+    path = tmp_path_factory.mktemp("shipped") / shipped.FILE_NAME
+    shipped.write(shipped_run, path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def shipped_cache(shipped_file, tmp_path_factory: pytest.TempPathFactory):
+    """A cache folder where ``shipped_file`` has been decompressed (tests that damage it copy it first)."""
+    folder = tmp_path_factory.mktemp("cache")
+    shipped.open_mapped(shipped_file, cache_dir=folder)
+    return folder
+
+
+def within_half_a_step(back: np.ndarray, weights: np.ndarray, scales: list[float]) -> bool:
+    """Each weight of ``back`` within half its table's step of ``weights`` (and float32's own rounding)."""
+    for k, scale in enumerate(scales):
+        where = np.flatnonzero((back[k] != 0) | (weights[k] != 0))  # elsewhere both are 0
+        w = weights[k, where]
+        if not np.all(np.abs(back[k, where].astype(np.float64) - w) <= scale / 2 + np.spacing(np.abs(w)) / 2):
+            return False
+    return True
+
+
+def test_shipped_weights_come_back_within_half_a_step_of_their_tables_scale(
+    shipped_run: checkpoint.Run, shipped_file, shipped_cache
+) -> None:
+    header = shipped.read_header(shipped_file)
+    peaks = np.abs(shipped_run.weights).max(axis=1)
+    assert header["scales"] == pytest.approx((peaks / 32767).tolist(), rel=1e-6)
+    back = shipped.read(shipped_file)
+    assert back.weights.dtype == np.float32 and back.weights.shape == shipped_run.weights.shape
+    assert within_half_a_step(back.weights, shipped_run.weights, header["scales"])
+    assert back.weights[2, 9] == 0
+    mapped = shipped.open_mapped(shipped_file, cache_dir=shipped_cache)
+    assert np.array_equal(mapped.weights, back.weights) and not mapped.weights.flags.writeable
+
+
+def test_a_weight_past_float16s_largest_survives_shipping(shipped_run: checkpoint.Run, shipped_file) -> None:
+    with np.errstate(over="ignore"):
+        assert np.isinf(np.float16(70_000.0))
+    back = shipped.read(shipped_file).weights
+    assert back[0, 77] == pytest.approx(70_000.0, abs=70_000.0 / 32767 / 2)
+    assert back[1, 4242] == -123_456.5  # the largest of its table: exactly 32767 steps
+
+
+def test_a_network_of_zeros_ships_small(tmp_path) -> None:
+    path = tmp_path / shipped.FILE_NAME
+    header = shipped.write(new_run(), path)
+    assert header["scales"] == [0.0] * ntuple.TUPLES and path.stat().st_size < 10_000
+    assert not shipped.read(path).weights.any()
+
+
+def test_the_shipped_header_keeps_the_runs_counters_settings_and_curve(
+    shipped_run: checkpoint.Run, shipped_file
+) -> None:
+    assert shipped.read_header(shipped_file)["run"] == shipped_run.header()
+    back = shipped.read(shipped_file)
+    assert back.header() == shipped_run.header()
+    assert back.games == 2 * ROUND_GAMES and len(back.curve) == 1 and len(back.pending_scores) == 50
+
+
+def test_play_from_shipped_weights_is_the_same_every_time(shipped_file, shipped_cache) -> None:
+    first = shipped.read(shipped_file)  # decompressed afresh
+    again = shipped.open_mapped(shipped_file, cache_dir=shipped_cache)  # mapped from the cache
+    assert np.array_equal(first.weights, again.weights)
+    one = evaluate(first.weights, 4, seed=9).as_dict()
+    two = evaluate(again.weights, 4, seed=9).as_dict()
+    assert one | {"us_per_move": 0} == two | {"us_per_move": 0}
+
+
+def test_the_cache_is_built_once_then_only_mapped(shipped_file, tmp_path, monkeypatch) -> None:
+    builds = []
+    read = shipped.read
+    monkeypatch.setattr(shipped, "read", lambda path: builds.append(path) or read(path))
+    stale = tmp_path / "0123.ckpt"  # the cache of another shipped file: removed on the next build
+    stale.write_bytes(b"old")
+    first = shipped.open_mapped(shipped_file, cache_dir=tmp_path)
+    (cache,) = tmp_path.glob("*.ckpt")
+    second = shipped.open_mapped(shipped_file, cache_dir=tmp_path)
+    assert len(builds) == 1
+    assert checkpoint.read_header(cache)[0]["extra"]["crc32"] == zlib.crc32(second.weights)
+    assert np.array_equal(first.weights, second.weights)
+    assert not cache.with_suffix(".part").exists() and not stale.exists()
+
+
+def _cut(path) -> None:
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size - 4096)
+
+
+def _flip(path, at: int) -> None:
+    with open(path, "r+b") as f:
+        f.seek(at)
+        byte = f.read(1)
+        f.seek(at)
+        f.write(bytes([byte[0] ^ 0x40]))
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [_cut, lambda p: _flip(p, p.stat().st_size - 1000), lambda p: _flip(p, 20), lambda p: p.write_bytes(b"")],
+    ids=["cut short", "a weight changed", "header changed", "empty"],
+)
+def test_a_cut_or_damaged_cache_file_is_built_again(
+    shipped_file, shipped_cache, tmp_path, monkeypatch, damage
+) -> None:
+    (built,) = shipped_cache.glob("*.ckpt")
+    cache = tmp_path / built.name
+    shutil.copyfile(built, cache)
+    damage(cache)
+    builds = []
+    read = shipped.read
+    monkeypatch.setattr(shipped, "read", lambda path: builds.append(path) or read(path))
+    again = shipped.open_mapped(shipped_file, cache_dir=tmp_path)
+    assert len(builds) == 1
+    assert np.array_equal(again.weights, shipped.read(shipped_file).weights)
+    assert checkpoint.load(cache, writable=False).header() == again.header()
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (_cut, "cut short"),
+        (lambda p: _flip(p, p.stat().st_size - 100), "damaged"),
+        (lambda p: _flip(p, 40), "format"),
+        (lambda p: p.write_bytes(b"G2048NT1" + bytes(100)), "not game2048 shipped weights"),
+    ],
+    ids=["cut short", "a byte of the weights changed", "header changed", "not shipped weights"],
+)
+def test_a_damaged_shipped_file_is_a_clear_error(shipped_file, tmp_path, damage, message) -> None:
+    path = tmp_path / shipped.FILE_NAME
+    path.write_bytes(shipped_file.read_bytes())
+    damage(path)
+    with pytest.raises(shipped.Corrupt, match=message):
+        shipped.read(path)
+    with pytest.raises(shipped.Corrupt):
+        shipped.open_mapped(path, cache_dir=tmp_path / "cache")
+    runner = CliRunner()
+    trained = runner.invoke(app, ["learn", "--dir", str(tmp_path / "run"), "--from", str(path)])
+    assert trained.exit_code == 1 and "error:" in trained.output and message in trained.output
+    measured = runner.invoke(app, ["learn-eval", "--weights", str(path), "--games", "1"])
+    assert measured.exit_code == 1 and message in measured.output
+
+
+def test_learn_export_writes_the_checkpoint_as_shipped_weights(shipped_run: checkpoint.Run, tmp_path) -> None:
+    checkpoint.save(shipped_run, tmp_path / checkpoint.FILE_NAME)
+    out = tmp_path / "weights" / shipped.FILE_NAME
+    result = CliRunner().invoke(app, ["learn-export", str(out), "--dir", str(tmp_path), "--preset", "0"])
+    assert result.exit_code == 0, result.output
+    assert "exported" in result.output and " MB in " in result.output
+    assert shipped.read_header(out)["run"] == shipped_run.header()
+    missing = CliRunner().invoke(app, ["learn-export", str(out), "--dir", str(tmp_path / "none")])
+    assert missing.exit_code != 0
+
+
+def test_learn_from_shipped_weights_continues_the_runs_counters_and_curve(
+    shipped_run: checkpoint.Run, shipped_file, tmp_path
+) -> None:
+    games = 4 * ROUND_GAMES
+    command = ["learn", "--dir", str(tmp_path), "--from", str(shipped_file), "--games", str(games)]
+    result = CliRunner().invoke(app, command)
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("resuming shipped weights") and "200 games" in result.output
+    run = checkpoint.load(tmp_path / checkpoint.FILE_NAME)
+    assert run.games == games and run.moves > shipped_run.moves and run.cpu_seconds > shipped_run.cpu_seconds
+    assert run.curve[0] == shipped_run.curve[0] and len(run.curve) == 2
+    assert (run.alpha, run.seed, run.window) == (shipped_run.alpha, shipped_run.seed, shipped_run.window)
+    assert run.rng != shipped_run.rng  # its spawns went on from the shipped state, not from the seed
+
+
+def fake_weights_package(monkeypatch, path) -> None:
+    """``game2048_weights`` as if installed, its file at ``path``."""
+    monkeypatch.setitem(sys.modules, "game2048_weights", types.SimpleNamespace(path=lambda: path))
+
+
+def test_learn_with_no_checkpoint_goes_on_from_the_installed_weights_unless_fresh(
+    shipped_file, tmp_path, monkeypatch
+) -> None:
+    fake_weights_package(monkeypatch, shipped_file)
+    runner = CliRunner()
+    games = str(3 * ROUND_GAMES)
+    resumed = runner.invoke(app, ["learn", "--dir", str(tmp_path / "a"), "--games", games])
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.output.startswith(f"resuming shipped weights {shipped_file}")
+    fresh = runner.invoke(app, ["learn", "--dir", str(tmp_path / "b"), "--games", games, "--fresh"])
+    assert fresh.output.startswith("new run")
+    assert checkpoint.read_header(tmp_path / "b" / checkpoint.FILE_NAME)[0]["games"] == 3 * ROUND_GAMES
+    both = runner.invoke(app, ["learn", "--dir", str(tmp_path / "c"), "--fresh", "--from", str(shipped_file)])
+    assert both.exit_code != 0
+
+
+def test_learn_eval_measures_the_shipped_weights(shipped_file, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fake_weights_package(monkeypatch, shipped_file)
+    runner = CliRunner()
+    installed = runner.invoke(app, ["learn-eval", "--shipped", "--games", "2", "--json"])
+    assert installed.exit_code == 0, installed.output
+    given = runner.invoke(app, ["learn-eval", "--weights", str(shipped_file), "--games", "2", "--json"])
+    one, two = json.loads(installed.output), json.loads(given.output)
+    assert one["trained_games"] == 2 * ROUND_GAMES and one["weights"] == str(shipped_file)
+    assert one | {"us_per_move": 0} == two | {"us_per_move": 0}
+    assert list((tmp_path / "cache").rglob("*.ckpt"))  # built in the user cache directory
+
+
+def test_no_installed_weights_is_a_typed_answer_callers_can_fall_back_on(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "game2048_weights", None)  # import fails: not installed
+    with pytest.raises(shipped.NotInstalled, match="not installed"):
+        shipped.installed()
+    with pytest.raises(shipped.NotInstalled):
+        shipped.open_mapped(cache_dir=tmp_path)
+    result = CliRunner().invoke(app, ["learn-eval", "--shipped"])
+    assert result.exit_code == 1 and "pip install ./weights" in result.output
+    fresh = CliRunner().invoke(app, ["learn", "--dir", str(tmp_path), "--games", "1"])
+    assert fresh.exit_code == 0 and fresh.output.startswith("new run")
+    fake_weights_package(monkeypatch, tmp_path / "none" / shipped.FILE_NAME)  # installed without a file
+    with pytest.raises(shipped.NotInstalled, match="holds no weights"):
+        shipped.installed()
+
+
+def test_the_weights_package_gives_the_path_of_its_file(monkeypatch) -> None:
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.syspath_prepend(str(root / "weights" / "src"))
+    monkeypatch.delitem(sys.modules, "game2048_weights", raising=False)
+    import game2048_weights
+
+    assert game2048_weights.FILE_NAME == shipped.FILE_NAME
+    assert game2048_weights.path() == root / "weights" / "src" / "game2048_weights" / shipped.FILE_NAME
+
+
+def test_the_main_wheel_holds_no_weights() -> None:
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert project["tool"]["setuptools"]["packages"]["find"]["where"] == ["src"]
+    assert project["project"]["optional-dependencies"]["learned"] == ["game2048-weights"]
+    packages = setuptools.find_packages(where=str(root / "src"))
+    assert "game2048" in packages and not any(p.startswith("game2048_weights") for p in packages)
+    data = [f for f in (root / "src").rglob("*") if f.suffix in (".weights", ".ckpt", ".xz")]
+    assert data == []
+    weights = tomllib.loads((root / "weights" / "pyproject.toml").read_text())
+    assert weights["project"]["name"] == "game2048-weights"

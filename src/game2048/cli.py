@@ -117,8 +117,9 @@ from .terminal.command import play  # noqa: E402
 
 app.command()(play)
 
-# learn and learn-eval: solver/learn/command.py
-from .solver.learn.command import learn, learn_eval  # noqa: E402
+# learn, learn-eval and learn-export: solver/learn/command.py
+from .solver.learn.command import learn, learn_eval, learn_export  # noqa: E402
 
 app.command()(learn)
 app.command("learn-eval")(learn_eval)
+app.command("learn-export")(learn_export)

@@ -2,7 +2,8 @@
 
 The file is ``MAGIC``, the header's length (8 bytes, little-endian), the
 header (JSON: counters, settings, random-number states, curve, the games of
-the window not yet in the curve), zero padding to a multiple of 4,096 bytes,
+the window not yet in the curve; and, in a file another module writes, that
+module's own ``extra`` entry), zero padding to a multiple of 4,096 bytes,
 then the weights as raw little-endian float32, tuple after tuple (4 x 16^6,
 268 MB). The weights start on a page boundary, so a reader can map them
 instead of copying. A save writes a temporary file beside the target and
@@ -73,9 +74,13 @@ class Run:
         return {"format": FORMAT, **fields}
 
 
-def save(run: Run, path: Path) -> None:
-    """Write ``run`` to ``path`` atomically (a temporary file, flushed, then renamed over ``path``)."""
-    header = json.dumps(run.header()).encode()
+def save(run: Run, path: Path, extra: dict[str, Any] | None = None) -> None:
+    """Write ``run`` to ``path`` atomically (a temporary file, flushed, then renamed over ``path``).
+
+    ``extra`` goes into the header as it is (``read_header`` returns it; ``load`` leaves it out).
+    """
+    fields = run.header() if extra is None else {**run.header(), "extra": extra}
+    header = json.dumps(fields).encode()
     start = len(MAGIC) + 8 + len(header)
     padding = -start % _PAGE
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,6 +122,7 @@ def load(path: Path, *, writable: bool = True) -> Run:
         raise ValueError(f"{path} is cut short")
     weights = flat.reshape(_SHAPE)
     del header["format"]
+    header.pop("extra", None)
     return Run(weights=weights, **header)
 
 

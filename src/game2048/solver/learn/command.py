@@ -1,8 +1,14 @@
-"""``game2048 learn``: train the network, resuming its checkpoint; and ``game2048 learn-eval``: measure it."""
+"""``game2048 learn`` trains the network, ``learn-eval`` measures it, ``learn-export`` ships it.
+
+``learn`` resumes the checkpoint in its folder, or else the shipped weights
+(``shipped``), so one run goes on across machines that are not kept.
+"""
 
 from __future__ import annotations
 
 import json
+import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Annotated
 
@@ -35,21 +41,37 @@ def learn(
     seed: Annotated[int, typer.Option(min=0, help="Seed of the training spawns (a new run only).")] = 0,
     window: Annotated[int, typer.Option(min=1, help="Games per row of the curve (a new run only).")] = 10_000,
     fresh: Annotated[
-        bool, typer.Option("--fresh", help="Start from an untrained network even if a checkpoint exists.")
+        bool,
+        typer.Option(
+            "--fresh", help="Start from an untrained network even if a checkpoint or shipped weights exist."
+        ),
     ] = False,
+    start: Annotated[
+        Path | None,
+        typer.Option(
+            "--from",
+            exists=True,
+            dir_okay=False,
+            help="Go on from this shipped weights file (`game2048 learn-export`); replaces the checkpoint.",
+        ),
+    ] = None,
 ) -> None:
     """Train the 4x4 n-tuple network by TD(0), resuming from its checkpoint if there is one.
 
-    Saves every --checkpoint-every minutes and when it stops (after --hours,
-    at --games, or on Ctrl-C / SIGTERM). Prints a row of the learning curve
-    every --window games. One run at a time may use a folder.
+    With no checkpoint in the folder it goes on from the shipped weights
+    (`pip install ./weights`) when they are installed, counters and curve
+    included. Saves every --checkpoint-every minutes and when it stops
+    (after --hours, at --games, or on Ctrl-C / SIGTERM). Prints a row of the
+    learning curve every --window games. One run at a time may use a folder.
     """
     from .checkpoint import Busy, claim
 
+    if fresh and start is not None:
+        raise typer.BadParameter("--fresh starts from nothing: leave out one of --fresh and --from")
     path = _checkpoint_path(folder)
     try:
         with claim(path.parent):
-            _train(path, threads, hours, games, checkpoint_every, alpha, seed, window, fresh)
+            _train(path, threads, hours, games, checkpoint_every, alpha, seed, window, fresh, start)
     except Busy as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -65,21 +87,37 @@ def _train(
     seed: int,
     window: int,
     fresh: bool,
+    start: Path | None,
 ) -> None:
-    from .checkpoint import load
+    from . import shipped
+    from .checkpoint import Run, load
     from .train import new_run, train
 
     def say(line: str) -> None:
         typer.echo(line)
 
-    if path.exists() and not fresh:
-        run = load(path)
+    def resumed(run: Run, source: str) -> None:
         if alpha is not None:
             run.alpha = alpha
         say(
-            f"resuming {path}: {run.games:,} games, {run.moves:,} moves, "
+            f"resuming {source}: {run.games:,} games, {run.moves:,} moves, "
             f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}"
         )
+
+    source = start
+    if source is None and not fresh and not path.exists():
+        with suppress(shipped.NotInstalled):
+            source = shipped.installed()
+    if source is not None:
+        try:
+            run = shipped.read(source)
+        except shipped.Corrupt as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        resumed(run, f"shipped weights {source} (int16), saving to {path}")
+    elif path.exists() and not fresh:
+        run = load(path)
+        resumed(run, str(path))
     else:
         run = new_run(alpha=0.1 if alpha is None else alpha, seed=seed, window=window)
         say(f"new run at {path}: alpha {run.alpha}, seed {seed}, curve every {window:,} games")
@@ -103,27 +141,52 @@ def learn_eval(
     ply: Annotated[int, typer.Option(min=1, max=2, help="1: greedy; 2: one spawn further.")] = 1,
     threads: Annotated[int, typer.Option(min=1, help="Threads to play on.")] = 1,
     folder: Annotated[Path | None, typer.Option("--dir", help=_DIR_HELP)] = None,
+    use_shipped: Annotated[
+        bool, typer.Option("--shipped", help="Measure the installed shipped weights, not the checkpoint.")
+    ] = False,
+    weights: Annotated[
+        Path | None,
+        typer.Option(exists=True, dir_okay=False, help="Measure this shipped file, not the checkpoint."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a report.")] = (
         False
     ),
 ) -> None:
     """Play seeded 4x4 games with the trained network (the game's real spawns) and print its strength."""
     from ...spawn import MAX_SEED
+    from . import shipped
     from .checkpoint import load
     from .play import evaluate
 
-    path = _checkpoint_path(folder)
-    if not path.exists():
-        raise typer.BadParameter(f"no checkpoint at {path}: train with `game2048 learn`", param_hint="--dir")
     if seed + games > MAX_SEED:
         raise typer.BadParameter("seed + games must stay below 2^53", param_hint="--seed")
-    run = load(path, writable=False)
+    if use_shipped and weights is not None:
+        raise typer.BadParameter("--shipped is the installed file: leave out one of --shipped and --weights")
+    if use_shipped or weights is not None:
+        try:
+            source = weights or shipped.installed()
+            run = shipped.open_mapped(source)
+        except (shipped.NotInstalled, shipped.Corrupt) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        what = f" (shipped weights {source})"
+    else:
+        source = _checkpoint_path(folder)
+        if not source.exists():
+            raise typer.BadParameter(
+                f"no checkpoint at {source}: train with `game2048 learn`, or measure --shipped weights",
+                param_hint="--dir",
+            )
+        run = load(source, writable=False)
+        what = ""
     result = evaluate(run.weights, games, seed=seed, ply=ply, threads=threads)
     if as_json:
-        typer.echo(json.dumps({"trained_games": run.games, "trained_moves": run.moves, **result.as_dict()}))
+        trained = {"weights": str(source), "trained_games": run.games, "trained_moves": run.moves}
+        typer.echo(json.dumps({**trained, **result.as_dict()}))
         return
     typer.echo(
-        f"network: {run.games:,} training games, {run.moves:,} moves, {run.cpu_seconds / 3600:.2f} cpu h"
+        f"network: {run.games:,} training games, {run.moves:,} moves,"
+        f" {run.cpu_seconds / 3600:.2f} cpu h{what}"
     )
     typer.echo(f"games: {games}  (seeds {seed} to {seed + games - 1}, 4x4, {ply}-ply)")
     typer.echo(f"moves: {result.moves}")
@@ -135,3 +198,40 @@ def learn_eval(
         typer.echo(f"  {tile:>7}  {100 * share:5.1f} %   (95 %: {100 * lo:.1f}–{100 * hi:.1f})")
     if result.capped:
         typer.echo(f"stopped with two 32768s on the board: {result.capped} game(s)")
+
+
+def learn_export(
+    out: Annotated[
+        Path,
+        typer.Argument(
+            dir_okay=False,
+            help="The file to write; the repository's is weights/src/game2048_weights/network.weights.",
+        ),
+    ],
+    folder: Annotated[Path | None, typer.Option("--dir", help=_DIR_HELP)] = None,
+    preset: Annotated[int, typer.Option(min=0, max=9, help="xz preset: 0 fastest, 9 smallest.")] = 6,
+) -> None:
+    """Write the checkpoint as shipped weights: int16 with one scale per table, xz, and the run's header.
+
+    The file is what the repository's weights/ distribution ships, and what
+    `game2048 learn` goes on from on a machine with no checkpoint. Reading
+    the checkpoint does not disturb a run training in its folder.
+    """
+    from . import shipped
+    from .checkpoint import load
+    from .ntuple import TABLE_SIZE, TUPLES
+
+    path = _checkpoint_path(folder)
+    if not path.exists():
+        raise typer.BadParameter(f"no checkpoint at {path}: train with `game2048 learn`", param_hint="--dir")
+    run = load(path, writable=False)
+    started = time.monotonic()
+    header = shipped.write(run, out, preset=preset)
+    seconds = time.monotonic() - started
+    typer.echo(
+        f"exported {path} ({run.games:,} games, {run.moves:,} moves, {run.cpu_seconds / 3600:.2f} cpu h)"
+        f" to {out}: {out.stat().st_size / 1e6:.1f} MB in {seconds:.1f} s"
+    )
+    share = sum(header["nonzero"]) / (TUPLES * TABLE_SIZE)
+    scales = ", ".join(f"{s:.4g}" for s in header["scales"])
+    typer.echo(f"int16, scales {scales}; weights not 0: {100 * share:.1f} %")

@@ -1,0 +1,283 @@
+"""The shipped weights: a training run as it is committed to the repository, and the cache play maps.
+
+A shipped file is ``MAGIC``, the header's length (8 bytes, little-endian),
+the header (JSON), then one xz stream (``lzma``) to the end of the file. The
+header holds ``FORMAT``; ``run``, the run's own header (``Run.header()``:
+counters, settings, random-number states, curve, everything a run resumes
+from); ``scales``, one per tuple table; ``nonzero``, each table's count of
+int16 weights that are not 0; and the stream's length and SHA-256.
+
+The stream holds the weights as int16: weight ``w`` of table ``k`` is
+``round(w / scales[k])`` (to nearest, ties to even), ``scales[k] = max|w| /
+32767`` in float32, so each weight comes back within half a step of what it
+was (and float32's own rounding), however large (float16 would not do:
+weights pass its 65,504). First come the four tables' masks, one bit a
+weight, set where its int16 is not 0
+(``numpy.packbits``, little bit order), then the nonzero int16 values, table
+after table, little-endian. Most of a network's weights are 0 (boards its
+games never reach), and the masks make the stream smaller and quicker to
+compress than the plain tables.
+
+Play maps the weights instead of decompressing them in every process:
+``open_mapped`` decompresses a shipped file once into a checkpoint file
+(``checkpoint``'s format: raw float32 from a page boundary) in the user
+cache directory, named by the SHA-256 of the shipped header (which holds
+the stream's hash), and maps it read-only; later calls, in this process or
+another, check it and map it, so server workers share one copy in the page
+cache. The weights are the same floats every time (each is an int16 times
+a float32 scale, rounded once), so play from them is deterministic.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import lzma
+import math
+import os
+import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import numpy as np
+
+from . import checkpoint
+from .checkpoint import Run
+from .ntuple import TABLE_SIZE, TUPLES
+
+MAGIC = b"G2048W16"
+FORMAT = "4x6-tuple int16 masked xz 1"
+#: The name of the file in the ``game2048_weights`` package.
+FILE_NAME = "network.weights"
+#: The xz preset of an export (xz's own default).
+PRESET = 6
+_STEPS = 32767
+_MASK_BYTES = TABLE_SIZE // 8
+_WEIGHT_BYTES = 4 * TUPLES * TABLE_SIZE
+
+
+class NotInstalled(LookupError):
+    """No shipped weights here: ``game2048-weights`` is not installed, or holds no weights file."""
+
+
+class Corrupt(ValueError):
+    """A file that is not shipped weights, is cut short, or does not match its own header."""
+
+
+def quantise(table: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """One table as its scale, the mask of its int16 weights that are not 0, and those weights, in order.
+
+    Each weight is ``round(w / scale)``, ``scale = max|w| / 32767`` in
+    float32; a table of zeros has scale 0. ValueError if a weight is not finite.
+    """
+    where = np.flatnonzero(table)
+    nonzero = table[where]
+    peak = float(max(nonzero.max(), -nonzero.min())) if nonzero.size else 0.0
+    if not math.isfinite(peak):
+        raise ValueError("a weight is not finite")
+    scale = float(np.float32(peak) / np.float32(_STEPS))
+    mask = np.zeros(table.size, dtype=bool)
+    if scale == 0.0:
+        return 0.0, mask, np.zeros(0, dtype="<i2")
+    steps = np.clip(np.rint(nonzero.astype(np.float64) / scale), -_STEPS, _STEPS).astype("<i2")
+    kept = steps != 0
+    mask[where[kept]] = True
+    return scale, mask, steps[kept]
+
+
+def write(run: Run, path: Path, preset: int = PRESET) -> dict[str, Any]:
+    """Write ``run`` to ``path`` as shipped weights, atomically (a temporary file, then a rename).
+
+    Returns the header written. ValueError if a weight is not finite.
+    """
+    tables = [quantise(table) for table in run.weights]
+    compressor = lzma.LZMACompressor(format=lzma.FORMAT_XZ, preset=preset)
+    parts = [np.packbits(mask, bitorder="little") for _, mask, _ in tables] + [v for _, _, v in tables]
+    stream = b"".join([*(compressor.compress(part) for part in parts), compressor.flush()])
+    header = {
+        "format": FORMAT,
+        "run": run.header(),
+        "scales": [scale for scale, _, _ in tables],
+        "nonzero": [int(values.size) for _, _, values in tables],
+        "bytes": len(stream),
+        "sha256": hashlib.sha256(stream).hexdigest(),
+    }
+    raw = json.dumps(header).encode()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        f.write(MAGIC)
+        f.write(len(raw).to_bytes(8, "little"))
+        f.write(raw)
+        f.write(stream)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return header
+
+
+def _head(f: BinaryIO, path: Path) -> tuple[dict[str, Any], bytes]:
+    """The header of the shipped file open as ``f`` (left at the stream's start) and its raw bytes."""
+    if f.read(len(MAGIC)) != MAGIC:
+        raise Corrupt(f"{path} is not game2048 shipped weights")
+    size = int.from_bytes(f.read(8), "little")
+    raw = f.read(size)
+    try:
+        header = json.loads(raw)
+        known = header["format"] == FORMAT
+    except (ValueError, TypeError, KeyError):
+        raise Corrupt(f"{path}: the header of the shipped weights is damaged or cut short") from None
+    if not known:
+        raise Corrupt(f"{path}: unknown shipped weights format {header['format']!r}")
+    return header, raw
+
+
+def read_header(path: Path) -> dict[str, Any]:
+    """The header of the shipped weights at ``path`` (``run`` is its run's counters, settings and curve)."""
+    with open(path, "rb") as f:
+        return _head(f, path)[0]
+
+
+def read(path: Path) -> Run:
+    """The run shipped at ``path``, its weights decompressed into memory (writable: training goes on from it).
+
+    Corrupt if the file is not shipped weights, is cut short, or its stream
+    does not match the header's length and hash.
+    """
+    with open(path, "rb") as f:
+        header, _ = _head(f, path)
+        stream = f.read()
+    try:
+        length, digest = int(header["bytes"]), header["sha256"]
+        scales = [float(s) for s in header["scales"]]
+        nonzero = [int(n) for n in header["nonzero"]]
+        fields = dict(header["run"])
+        run_format = fields.pop("format")
+    except (ValueError, TypeError, KeyError):
+        raise Corrupt(f"{path}: the header of the shipped weights is missing fields") from None
+    if len(stream) < length:
+        raise Corrupt(f"{path} is cut short: {len(stream):,} of its {length:,} bytes of weights")
+    if len(stream) > length or hashlib.sha256(stream).hexdigest() != digest:
+        raise Corrupt(f"{path} is damaged: its weights do not match the hash in its header")
+    if run_format != checkpoint.FORMAT or len(scales) != TUPLES or len(nonzero) != TUPLES:
+        raise Corrupt(f"{path}: the header describes another network ({run_format!r})")
+    try:
+        weights = _decode(stream, scales, nonzero)
+    except (lzma.LZMAError, ValueError) as exc:
+        raise Corrupt(f"{path}: the weights do not decode ({exc})") from None
+    try:
+        return Run(weights=weights, **fields)
+    except TypeError:
+        raise Corrupt(f"{path}: the header's run has fields this version does not know") from None
+
+
+def _decode(stream: bytes, scales: list[float], nonzero: list[int]) -> np.ndarray:
+    raw = lzma.decompress(stream, format=lzma.FORMAT_XZ)
+    if len(raw) != TUPLES * _MASK_BYTES + 2 * sum(nonzero):
+        raise ValueError("the stream's length is not the header's")
+    masks = np.frombuffer(raw, dtype=np.uint8, count=TUPLES * _MASK_BYTES).reshape(TUPLES, _MASK_BYTES)
+    weights = np.zeros((TUPLES, TABLE_SIZE), dtype=np.float32)
+    offset = TUPLES * _MASK_BYTES
+    for k in range(TUPLES):
+        mask = np.unpackbits(masks[k], bitorder="little").view(bool)
+        if int(np.count_nonzero(mask)) != nonzero[k]:
+            raise ValueError(f"table {k}'s mask does not count {nonzero[k]:,} weights")
+        values = np.frombuffer(raw, dtype="<i2", count=nonzero[k], offset=offset)
+        weights[k][mask] = np.multiply(values, np.float32(scales[k]), dtype=np.float32)
+        offset += 2 * nonzero[k]
+    return weights
+
+
+def installed() -> Path:
+    """The weights file of the installed ``game2048_weights`` package; NotInstalled if there is none."""
+    try:
+        import game2048_weights  # type: ignore[import-not-found]
+    except ImportError:
+        raise NotInstalled(
+            "no shipped weights: the game2048-weights distribution is not installed"
+            " (from a checkout: pip install ./weights)"
+        ) from None
+    path = Path(game2048_weights.path())
+    if not path.is_file():
+        raise NotInstalled(f"game2048-weights is installed but holds no weights file ({path} is missing)")
+    return path
+
+
+def default_cache_dir() -> Path:
+    """Where ``open_mapped`` keeps decompressed weights: the user cache directory's ``learn`` folder."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("game2048")) / "learn"
+
+
+def open_mapped(path: Path | None = None, *, cache_dir: Path | None = None) -> Run:
+    """The run shipped at ``path`` (default: the installed weights), its weights mapped read-only.
+
+    The first call decompresses the file into ``cache_dir`` (default:
+    ``default_cache_dir()``) as ``<hash>.ckpt``, written to a temporary file
+    and renamed, and removes the cache of any other shipped file there; every
+    call after that, in any process, only checks the cache (its header, its
+    length, the CRC-32 of its weights, 0.1 s) and maps it. A cache that fails
+    a check is built again. NotInstalled if ``path`` is None and no weights
+    are installed; Corrupt if the shipped file is damaged.
+    """
+    source = installed() if path is None else path
+    with open(source, "rb") as f:
+        digest = hashlib.sha256(_head(f, source)[1]).hexdigest()
+    folder = cache_dir or default_cache_dir()
+    cache = folder / f"{digest[:32]}.ckpt"
+    run = _checked(cache, digest)
+    if run is not None:
+        return run
+    folder.mkdir(parents=True, exist_ok=True)
+    with _exclusive(folder / "build.lock"):  # N workers starting at once: one builds, the rest wait for it
+        run = _checked(cache, digest)
+        if run is None:
+            _build(source, cache, digest)
+            run = checkpoint.load(cache, writable=False)
+    return run
+
+
+def _checked(cache: Path, digest: str) -> Run | None:
+    """The cache file mapped read-only if it is whole and holds the shipped file ``digest``; else None."""
+    try:
+        header, offset = checkpoint.read_header(cache)
+        extra = header.get("extra") or {}
+        if extra.get("source") != digest or cache.stat().st_size != offset + _WEIGHT_BYTES:
+            return None
+        run = checkpoint.load(cache, writable=False)
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+    if zlib.crc32(run.weights) != extra.get("crc32"):
+        return None
+    return run
+
+
+def _build(source: Path, cache: Path, digest: str) -> None:
+    run = read(source)
+    part = cache.with_suffix(".part")
+    extra = {"source": digest, "crc32": zlib.crc32(run.weights), "from": str(source)}
+    checkpoint.save(run, part, extra=extra)
+    os.replace(part, cache)
+    for other in cache.parent.glob("*.ckpt"):
+        if other != cache:
+            with suppress(OSError):  # mapped, on Windows; on POSIX a process mapping it keeps its pages
+                other.unlink()
+
+
+@contextmanager
+def _exclusive(lock: Path) -> Iterator[None]:
+    """Hold an advisory lock on ``lock``, waiting for it (no lock where ``fcntl`` is missing)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    with open(lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
