@@ -208,6 +208,13 @@ async function playSome(controller, n) {
   }
 }
 
+
+/** A view that records every call made to it, as [name, ...args]. */
+function recordingView() {
+  const calls = [];
+  return { calls, view: new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) }) };
+}
+
 test('a new game is dealt by the server, whose seed the page does not know', async () => {
   const { controller } = makeController();
   controller.init();
@@ -235,8 +242,7 @@ test('the next ranked game is asked for at the first move, not at load, and is u
 });
 
 test('each tile comes from the server: the slide is drawn at once, the tile when the answer comes', async () => {
-  const calls = [];
-  const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
+  const { calls, view } = recordingView();
   const { controller, server } = makeController({ view });
   controller.init();
   await settle();
@@ -329,8 +335,7 @@ function sameAsServer(controller, server) {
 const KEYS = ['left', 'down', 'right', 'down', 'left', 'up', 'left', 'left', 'right'];
 
 test('every key goes to the server when pressed, several in flight, and the answers play out in order', async () => {
-  const calls = [];
-  const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
+  const { calls, view } = recordingView();
   const { controller, server } = makeController({ view });
   controller.init();
   await settle();
@@ -446,8 +451,7 @@ test('over plain HTTP one request is in flight, and the keys that waited go toge
 
 test('keys sent together are drawn one by one as the server played them, none twice', async () => {
   for (const http of [true, false]) {
-    const calls = [];
-    const view = new Proxy({}, { get: (_, name) => (...args) => calls.push([name, ...args]) });
+    const { calls, view } = recordingView();
     const { controller, server } = makeController({ view, server: fakeServer({ http }) });
     controller.init();
     await settle();

@@ -82,15 +82,22 @@ def save(run: Run, path: Path, extra: dict[str, Any] | None = None) -> None:
     fields = run.header() if extra is None else {**run.header(), "extra": extra}
     header = json.dumps(fields).encode()
     start = len(MAGIC) + 8 + len(header)
-    padding = -start % _PAGE
+    write_atomically(path, MAGIC, header, b"\0" * (-start % _PAGE),
+                     np.ascontiguousarray(run.weights, dtype="<f4").data)
+
+
+def write_atomically(path: Path, magic: bytes, header: bytes, *body: bytes | memoryview) -> None:
+    """Write ``magic``, the header's length (8 bytes, little-endian), ``header`` and ``body`` to
+    ``path``: to a temporary file beside it, flushed, then renamed over it, so a reader (or a write
+    cut off midway) only ever sees a whole file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        f.write(MAGIC)
+        f.write(magic)
         f.write(len(header).to_bytes(8, "little"))
         f.write(header)
-        f.write(b"\0" * padding)
-        f.write(np.ascontiguousarray(run.weights, dtype="<f4").data)
+        for part in body:
+            f.write(part)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)

@@ -104,17 +104,7 @@ def write(run: Run, path: Path, preset: int = PRESET) -> dict[str, Any]:
         "bytes": len(stream),
         "sha256": hashlib.sha256(stream).hexdigest(),
     }
-    raw = json.dumps(header).encode()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(MAGIC)
-        f.write(len(raw).to_bytes(8, "little"))
-        f.write(raw)
-        f.write(stream)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    checkpoint.write_atomically(path, MAGIC, json.dumps(header).encode(), stream)
     return header
 
 
