@@ -1,14 +1,17 @@
 """What a server-dealt move costs the server, against the stack's own floor, in one run.
 
-Two servers on loopback ports, one after the other, each a single uvicorn
-worker with the same WebSocket settings: a bare Starlette WebSocket that
-echoes every message (the floor: uvicorn, the socket, one JSON message in and
-out), and ``game2048 serve`` (``--db``: a fresh SQLite file by default, or a
+Two servers on loopback ports, each a single uvicorn worker with the same
+WebSocket implementation and settings: a bare Starlette WebSocket that echoes
+every message (the floor: uvicorn, the socket, one JSON message in and out),
+and ``game2048 serve`` (``--db``: a fresh SQLite file by default, or a
 PostgreSQL URL; ``--redis URL`` for the Redis store). The same number of
-sockets send the same number of move-sized messages, each waiting for its
-answer. The figure is the server process's CPU time (user + system) per
-message, and the ratio of the two; the store's own CPU (PostgreSQL's or
-Redis's processes, when ``--store-pid`` names one) is printed beside it.
+sockets, opened before the count starts, send the same number of move-sized
+messages, each waiting for its answer; the two are measured in turn,
+``--rounds`` times. The figure is the server process's CPU time (user +
+system) per message, and the ratio of the two in each round; the store's own
+CPU (PostgreSQL's or Redis's processes, when ``--store-pid`` names one) is
+printed beside it. The game's moves are the ``fast`` solver's, so games last
+long and the count is of moves, not of games started.
 
 ``--long N`` then plays one 6x6 game over one socket to N letters with the
 built-in solver choosing (the client's CPU, not the server's) and prints the
@@ -19,6 +22,7 @@ the first and the last thousand moves: a move must cost the same at letter
     .venv/bin/python bench/move_cost.py                         # SQLite, 8 sockets x 500 moves
     .venv/bin/python bench/move_cost.py --long 20000            # and the flat check on 6x6
     .venv/bin/python bench/move_cost.py --db postgresql://postgres@127.0.0.1:5432/bench
+    .venv/bin/python bench/move_cost.py --durability disk      # moves that survive a power cut
 """
 
 from __future__ import annotations
@@ -27,16 +31,14 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from game2048 import slide
 from load import Connection, _settle, free_port, server_cpu_seconds
-
-ORDER = (("L", "left"), ("D", "down"), ("R", "right"), ("U", "up"))
 
 
 def echo_app():  # type: ignore[no-untyped-def]
@@ -83,17 +85,18 @@ def start_echo() -> tuple[subprocess.Popen[bytes], int]:
     ws = {k: v for k, v in UVICORN_LIMITS.items() if k.startswith("ws_")}
     code = (f"import sys, uvicorn; sys.path.insert(0, {str(Path(__file__).parent)!r}); import move_cost; "
             f"uvicorn.run(move_cost.echo_app(), host='127.0.0.1', port={port}, log_level='warning', "
-            f"ws='websockets', **{ws!r})")
+            f"**{ws!r})")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
     _wait_listening(proc, port)
     return proc, port
 
 
-def start_game_server(db: str, redis: str | None,
-                      move_limit: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+def start_game_server(db: str, redis: str | None, move_limit: str | None = None,
+                      durability: str = "process") -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
-    env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_MOVE_RATE_LIMIT": "0"}
+    env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_MOVE_RATE_LIMIT": "0",
+           "GAME2048_MOVE_DURABILITY": durability}
     if move_limit:  # the limits on, high enough never to refuse: what counting costs
         env |= {"GAME2048_RATE_LIMIT": "100000/minute", "GAME2048_MOVE_RATE_LIMIT": move_limit}
     if redis:
@@ -105,22 +108,75 @@ def start_game_server(db: str, redis: str | None,
     return proc, port
 
 
-def next_move(board: list[list[int]], turn: int) -> str | None:
-    for k in range(4):
-        letter, direction = ORDER[(turn + k) % 4]
-        if slide(board, direction)[0] != board:
-            return letter
-    return None
+MESSAGE = json.dumps({"op": "moves", "token": "0" * 36, "at": 123, "moves": "L"})
 
 
-async def echo_socket(port: int, moves: int) -> None:
-    from websockets.asyncio.client import connect
+class EchoSocket:
+    """One socket to the echo, opened (and a first message answered) before the count starts."""
 
-    message = json.dumps({"op": "moves", "token": "0" * 36, "at": 123, "moves": "L"})
-    async with connect(f"ws://127.0.0.1:{port}/echo", compression=None) as ws:
+    async def open(self, port: int) -> None:
+        from websockets.asyncio.client import connect
+
+        self.ws = await connect(f"ws://127.0.0.1:{port}/echo", compression=None)
+        await self.play(1)
+
+    async def play(self, moves: int) -> int:
         for _ in range(moves):
-            await ws.send(message)
-            await ws.recv()
+            await self.ws.send(MESSAGE)
+            await self.ws.recv()
+        return moves
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+class GameSocket:
+    """One game's socket, opened (the game started, its first move answered) before the count
+    starts. The moves are the ``fast`` solver's (the client's CPU, not the server's), so a game
+    lasts long and the count is of moves, not of games started; a game that ends is replaced (a
+    start and a socket's opening, counted with the moves)."""
+
+    def __init__(self) -> None:
+        from game2048.solver import best_move
+
+        self.best_move = best_move
+        self.ws = None
+
+    async def open(self, port: int) -> None:
+        self.port = port
+        await self._new_game()
+        await self.play(1)
+
+    async def _new_game(self) -> None:
+        from websockets.asyncio.client import connect
+
+        if self.ws is not None:
+            await self.ws.close()
+        game = await new_game(self.port, 4)
+        self.token, self.board, self.at = game["token"], game["board"], 0
+        self.ws = await connect(f"ws://127.0.0.1:{self.port}/api/games/{game['id']}/play", compression=None)
+
+    async def play(self, moves: int) -> int:
+        done = 0
+        while done < moves:
+            direction = self.best_move(self.board, preset="fast")
+            if direction is None:
+                await self._new_game()
+                continue
+            await self.ws.send(json.dumps({"op": "moves", "token": self.token, "at": self.at,
+                                           "moves": NAMES[direction]}))
+            answer = json.loads(await self.ws.recv())
+            if "error" in answer:
+                raise SystemExit(f"a move was refused: {answer}")
+            self.board, self.at = answer["board"], answer["at"]
+            done += 1
+        return done
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+NAMES = {"up": "U", "down": "D", "left": "L", "right": "R"}
 
 
 async def new_game(port: int, size: int) -> dict:  # type: ignore[type-arg]
@@ -132,46 +188,29 @@ async def new_game(port: int, size: int) -> dict:  # type: ignore[type-arg]
     return json.loads(body)
 
 
-async def game_socket(port: int, moves: int) -> int:
-    """Play ``moves`` moves over one socket (new games as games end); the moves answered."""
-    from websockets.asyncio.client import connect
+def measure(pid: int, kind, port: int, sockets: int, moves: int) -> float:  # type: ignore[no-untyped-def]
+    """Server CPU seconds per message of ``moves`` messages on each of ``sockets`` sockets of
+    ``kind``, opened before the count starts and closed after it ends."""
 
-    done = 0
-    while done < moves:
-        game = await new_game(port, 4)
-        board, at, turn = game["board"], 0, 0
-        async with connect(f"ws://127.0.0.1:{port}/api/games/{game['id']}/play", compression=None) as ws:
-            while done < moves:
-                letter = next_move(board, turn)
-                turn += 1
-                if letter is None:
-                    break
-                await ws.send(json.dumps({"op": "moves", "token": game["token"], "at": at, "moves": letter}))
-                answer = json.loads(await ws.recv())
-                if "error" in answer:
-                    raise SystemExit(f"a move was refused: {answer}")
-                board, at = answer["board"], answer["at"]
-                done += 1
-    return done
+    async def run() -> float:
+        opened = [kind() for _ in range(sockets)]
+        await asyncio.gather(*(s.open(port) for s in opened))
+        await asyncio.sleep(0.3)  # the openings' bookkeeping, before the count
+        before = server_cpu_seconds(pid)
+        await asyncio.gather(*(s.play(moves) for s in opened))
+        await asyncio.sleep(0.3)  # the last answers' bookkeeping
+        spent = server_cpu_seconds(pid) - before
+        await asyncio.gather(*(s.close() for s in opened))
+        return spent / (sockets * moves)
 
-
-def measure(pid: int, work, sockets: int) -> float:  # type: ignore[no-untyped-def]
-    """Server CPU seconds that ``sockets`` runs of the coroutine function ``work`` made it spend."""
-
-    async def all_of() -> None:
-        await asyncio.gather(*(work() for _ in range(sockets)))
-
-    before = server_cpu_seconds(pid)
-    asyncio.run(all_of())
-    time.sleep(0.3)  # the last answers' bookkeeping
-    return server_cpu_seconds(pid) - before
+    return asyncio.run(run())
 
 
 def store_cpu(pid: int | None) -> float:
     return server_cpu_seconds(pid) if pid else 0.0
 
 
-async def long_game(port: int, letters: int, window: int, pid: int, db_file: Path | None) -> None:
+async def long_game(port: int, letters: int, window: int, pid: int, sizer: Sizer) -> None:
     from websockets.asyncio.client import connect
 
     from game2048.solver import best_move
@@ -180,12 +219,11 @@ async def long_game(port: int, letters: int, window: int, pid: int, db_file: Pat
     board, at = game["board"], 0
     marks: dict[int, tuple[float, int]] = {}
     wanted = {0, window, letters - window, letters}
-    names = {"up": "U", "down": "D", "left": "L", "right": "R"}
     think = 0.0  # the solver's time is the client's, left out of nothing the server counts
     async with connect(f"ws://127.0.0.1:{port}/api/games/{game['id']}/play", compression=None) as ws:
         while at < letters:
             if at in wanted:
-                marks[at] = _mark(pid, db_file)
+                marks[at] = _mark(pid, sizer)
             t = time.process_time()
             direction = best_move(board, preset="fast")
             think += time.process_time() - t
@@ -193,30 +231,52 @@ async def long_game(port: int, letters: int, window: int, pid: int, db_file: Pat
                 print(f"the game ended at letter {at}: fewer than --long letters were played")
                 break
             await ws.send(json.dumps({"op": "moves", "token": game["token"], "at": at,
-                                      "moves": names[direction]}))
+                                      "moves": NAMES[direction]}))
             answer = json.loads(await ws.recv())
             if "error" in answer:
                 raise SystemExit(f"a move was refused: {answer}")
             board, at = answer["board"], answer["at"]
-        marks[at] = _mark(pid, db_file)
+        marks[at] = _mark(pid, sizer)
     if {0, window} <= set(marks) and {letters - window, letters} <= set(marks):
         first = [(marks[window][i] - marks[0][i]) / window for i in (0, 1)]
         last = [(marks[letters][i] - marks[letters - window][i]) / window for i in (0, 1)]
         print(f"6x6 game to {letters} letters, server CPU per move: first {window} {first[0] * 1e6:.0f} us, "
               f"last {window} {last[0] * 1e6:.0f} us (ratio {last[0] / first[0]:.2f})")
-        if db_file:
-            print(f"  database growth per move: first {first[1]:.0f} B, last {last[1]:.0f} B")
+        print(f"  {sizer.what} per move: first {first[1]:.0f} B, last {last[1]:.0f} B")
 
 
-def _mark(pid: int, db_file: Path | None) -> tuple[float, int]:
-    """The server's CPU seconds so far and the bytes of its database file and WAL."""
+def _mark(pid: int, sizer: Sizer) -> tuple[float, int]:
+    """The server's CPU seconds so far and the store's bytes so far."""
     time.sleep(0.3)  # the last answer's bookkeeping
-    return server_cpu_seconds(pid), (db_file.stat().st_size + _wal(db_file)) if db_file else 0
+    return server_cpu_seconds(pid), sizer.bytes()
 
 
-def _wal(db_file: Path) -> int:
-    wal = db_file.with_name(db_file.name + "-wal")
-    return wal.stat().st_size if wal.exists() else 0
+class Sizer:
+    """What a store has written or keeps, in bytes: SQLite's file and WAL, PostgreSQL's WAL (all of
+    the server's, so other work on it counts too), Redis's memory."""
+
+    def __init__(self, db_file: Path | None, db: str | None, redis: str | None) -> None:
+        self.db_file, self.db, self.redis = db_file, db, redis
+        if redis:
+            self.what = "Redis memory growth"
+        elif db:
+            self.what = "PostgreSQL WAL written"
+        else:
+            self.what = "SQLite file and WAL growth"
+
+    def bytes(self) -> int:
+        if self.redis:
+            import redis
+
+            return int(redis.Redis.from_url(self.redis).info("memory")["used_memory"])
+        if self.db:
+            import psycopg
+
+            with psycopg.connect(self.db.replace("postgresql+psycopg://", "postgresql://")) as conn:
+                return int(conn.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()[0])
+        assert self.db_file is not None
+        wal = self.db_file.with_name(self.db_file.name + "-wal")
+        return self.db_file.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
 
 
 def main() -> None:
@@ -224,11 +284,14 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sockets", type=int, default=8)
     parser.add_argument("--moves", type=int, default=500, help="messages per socket")
+    parser.add_argument("--rounds", type=int, default=3, help="echo and game2048 in turn, this often")
     parser.add_argument("--db", help="database URL (default: a fresh SQLite file)")
     parser.add_argument("--redis", help="REDIS_URL for the Redis store")
     parser.add_argument("--store-pid", type=int, help="the store's server process, to report its CPU")
     parser.add_argument("--long", type=int, default=0, help="letters of the 6x6 flat check (0: skip)")
     parser.add_argument("--window", type=int, default=1000)
+    parser.add_argument("--durability", choices=("process", "disk"), default="process",
+                        help="GAME2048_MOVE_DURABILITY of the game server")
     parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
                                              "default: limits off")
     args = parser.parse_args()
@@ -236,29 +299,31 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db_file = None if args.db else Path(tmp) / "bench.sqlite"
         db = args.db or f"sqlite:///{db_file}"
-        total = args.sockets * args.moves
-        proc, port = start_echo()
+        echo_proc, echo_port = start_echo()
+        proc, port = start_game_server(db, args.redis, args.move_limit, args.durability)
+        store_name = "Redis" if args.redis else ("PostgreSQL" if args.db else "SQLite")
+        store_name += ", disk" if args.durability == "disk" else ""
+        print(f"{args.sockets} sockets x {args.moves} messages, server CPU per message, "
+              f"{args.rounds} rounds (the echo, then game2048, in turn):")
+        ratios = []
         try:
-            echo = measure(proc.pid, lambda: echo_socket(port, args.moves), args.sockets)
-        finally:
-            proc.terminate()
-            proc.wait()
-        proc, port = start_game_server(db, args.redis, args.move_limit)
-        try:
-            store0 = store_cpu(args.store_pid)
-            served = measure(proc.pid, lambda: game_socket(port, args.moves), args.sockets)
-            store = store_cpu(args.store_pid) - store0
-            store_name = "Redis" if args.redis else ("PostgreSQL" if args.db else "SQLite")
-            print(f"{total} messages over {args.sockets} sockets, server CPU per message:")
-            print(f"  Starlette echo      {echo / total * 1e6:8.1f} us")
-            own = f"; the store's own CPU {store / total * 1e6:.1f} us" if args.store_pid else ""
-            ratio = served / echo
-            print(f"  game2048 ({store_name:10}) {served / total * 1e6:8.1f} us = {ratio:.2f}x the echo{own}")
+            for _ in range(args.rounds):
+                echo = measure(echo_proc.pid, EchoSocket, echo_port, args.sockets, args.moves)
+                store0 = store_cpu(args.store_pid)
+                served = measure(proc.pid, GameSocket, port, args.sockets, args.moves)
+                store = (store_cpu(args.store_pid) - store0) / (args.sockets * args.moves)
+                own = f"; the store's own CPU {store * 1e6:.1f} us" if args.store_pid else ""
+                ratios.append(served / echo)
+                print(f"  echo {echo * 1e6:6.1f} us   game2048 ({store_name}) {served * 1e6:6.1f} us"
+                      f" = {served / echo:.2f}x{own}", flush=True)
+            print(f"  median ratio {statistics.median(ratios):.2f}x")
             if args.long:
-                asyncio.run(long_game(port, args.long, min(args.window, args.long // 2), proc.pid, db_file))
+                asyncio.run(long_game(port, args.long, min(args.window, args.long // 2), proc.pid,
+                                      Sizer(db_file, args.db, args.redis)))
         finally:
-            proc.terminate()
-            proc.wait()
+            for p in (echo_proc, proc):
+                p.terminate()
+                p.wait()
 
 
 if __name__ == "__main__":

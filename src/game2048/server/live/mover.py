@@ -55,6 +55,7 @@ from ..records.records import (
     deadline_for,
     finish_answer,
 )
+from .commits import GroupCommit
 from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
 from .stores import Live, LiveStore, utc_now
 
@@ -445,6 +446,21 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
             metrics.count_moves(len(new), perf_counter() - started)
             return answer
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
+
+
+async def committed(commits: GroupCommit, game_id: str) -> None:
+    """After a move played inside ``with store.commits:`` (on the event loop's thread): wait for
+    the commit of the batch its save joined, if it saved one. If that commit fails, nothing of the
+    batch was kept: this process forgets what it holds of the game, and the failure is raised
+    (a store error: 503 if the database is down, else 500)."""
+    batch = commits.joined
+    if batch is None:
+        return
+    try:
+        await batch.waiter()
+    except Exception:
+        _recent.forget(game_id)
+        raise
 
 
 def _stored(game: Game, tile: tuple[int, int, int] | None) -> str:

@@ -280,9 +280,13 @@ async def _answered(app: Any, client: str, game_id: str, text: str,
         if op == "moves" and _plain_moves(data):
             # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
             # written out) and, on SQLite, no thread (a move takes less than handing it to one)
-            if app.state.store.in_process:
-                return _play_moves(app, client, game_id, data)
-            return await run_in_threadpool(_play_moves, app, client, game_id, data)
+            commits = app.state.store.commits
+            if commits is None:
+                return await run_in_threadpool(_play_moves, app, client, game_id, data)
+            with commits:  # the moves of this turn of the loop share one commit
+                moved = _play_moves(app, client, game_id, data)
+            await live.committed(commits, game_id)
+            return moved
         model = _REQUESTS.get(op) if isinstance(op, str) else None
         if model is None:
             op = op if isinstance(op, str) and len(op) <= 16 else None
@@ -291,10 +295,13 @@ async def _answered(app: Any, client: str, game_id: str, text: str,
             body = model.model_validate(data)
         except ValidationError as exc:
             raise ClientError(422, describe_validation(exc.errors())) from None
-        if op == "moves" and app.state.store.in_process:
+        commits = app.state.store.commits
+        if op == "moves" and commits is not None:
             # an SQLite move takes well under a millisecond in this process: handing it to a
             # thread would cost more than the move itself
-            fields = _run(app, client, game_id, op, body)
+            with commits:
+                fields = _run(app, client, game_id, op, body)
+            await live.committed(commits, game_id)
         else:
             fields = await run_in_threadpool(_run, app, client, game_id, op, body)
     except ClientError as exc:

@@ -48,6 +48,7 @@ from ..limits.rate import HITS_LUA, Hit
 from ..records.records import rank_query
 from ..storage.db import one_writer_for
 from ..storage.models import DailyTryRow, GameMoveRow, GameRow
+from .commits import DISK_WINDOW, GroupCommit
 
 #: Daily-try counters are dropped this long after their day began.
 TRIES_KEPT = timedelta(days=2)
@@ -79,6 +80,8 @@ class LiveStore(ABC):
 
     #: True when a move is only work in this process (an SQLite file), with no network wait.
     in_process = False
+    #: The group commit of moves saved on the event loop's thread (SQLite), else None.
+    commits: GroupCommit | None = None
 
     @abstractmethod
     def create(self, game: Live, now: datetime) -> None:
@@ -147,7 +150,8 @@ class DatabaseStore(LiveStore):
 
     A move is one compare-and-set UPDATE of the row's ``at`` and position plus
     one INSERT of its letters, in one transaction (on PostgreSQL one statement,
-    so one round trip). ``touched_at`` (indexed, for the idle purge) is written
+    so one round trip; on SQLite the moves a socket saves during one turn of the
+    event loop share one transaction, ``commits``). ``touched_at`` (indexed, for the idle purge) is written
     at most once an hour, so PostgreSQL can update the row in place (HOT).
     Loading and saving go to the driver directly, on a connection each thread
     keeps: they are the hot path, and the pool's and SQLAlchemy's bookkeeping
@@ -182,7 +186,9 @@ class DatabaseStore(LiveStore):
         self._arrivals_sql = (f"SELECT created_at FROM games WHERE id = {p}",
                               f"SELECT at, ms FROM game_moves WHERE game_id = {p} ORDER BY at")
         self._own = threading.local()
-        if not self.sqlite:
+        if self.sqlite:
+            self.commits = GroupCommit(self._writer, self._drop, DISK_WINDOW if self.to_disk else 0.0)
+        else:
             self._moves = create_engine(engine.url, pool_size=MOVE_CONNECTIONS, max_overflow=0,
                                         pool_pre_ping=False, pool_reset_on_return=None,
                                         isolation_level="AUTOCOMMIT")
@@ -206,6 +212,17 @@ class DatabaseStore(LiveStore):
                 raise
             conn.close()  # back to the pool
             return
+        conn = self._sqlite_connection()
+        try:
+            yield conn
+        except BaseException as exc:
+            if self.commits.open_on(conn):  # type: ignore[union-attr]
+                self.commits.fail(exc)  # type: ignore[union-attr]  # its moves fail with it
+            else:
+                self._drop(conn)
+            raise
+
+    def _sqlite_connection(self) -> Any:
         conn = getattr(self._own, "conn", None)
         if conn is None:
             pooled = self.engine.raw_connection()
@@ -213,14 +230,15 @@ class DatabaseStore(LiveStore):
             conn = self._own.conn = pooled.dbapi_connection
             if self.to_disk:  # each move's commit flushed to disk (the WAL fsynced)
                 conn.execute("PRAGMA synchronous=FULL")
-        try:
-            yield conn
-        except BaseException:
+        return conn
+
+    def _drop(self, conn: Any) -> None:
+        """Let go of this thread's SQLite connection after a failure (the next call makes a new one)."""
+        if getattr(self._own, "conn", None) is conn:
             self._own.conn = None
-            with contextlib.suppress(Exception):  # already broken, or only this transaction
-                conn.rollback()
-                conn.close()
-            raise
+        with contextlib.suppress(Exception):  # already broken, or only this transaction
+            conn.rollback()
+            conn.close()
 
     def _query(self, sql: str, params: tuple[Any, ...], *, every: bool = False) -> Any:
         """The first row (or ``every`` row) of a read."""
@@ -229,7 +247,7 @@ class DatabaseStore(LiveStore):
             cur.execute(sql, params)
             rows = cur.fetchall() if every else cur.fetchone()
             cur.close()
-            if self.sqlite:
+            if self.sqlite and not self.commits.open_on(conn):  # type: ignore[union-attr]
                 conn.commit()  # ends the read: a kept connection must not hold a snapshot
         return rows
 
@@ -276,6 +294,8 @@ class DatabaseStore(LiveStore):
             stamp, stale_stamp = now, stale
         position = _text(snapshot)
         moved = (expected_at + len(added), position, stale_stamp, stamp, game_id, expected_at)
+        if self.sqlite and self.commits.here():  # type: ignore[union-attr]
+            return self._save_grouped(moved, (game_id, expected_at, added, _epoch_ms(now)))
         with self._writer, self._connection() as conn:
             cur = conn.cursor()
             if self.sqlite:
@@ -289,6 +309,24 @@ class DatabaseStore(LiveStore):
                 cur.execute(self._save_sql[0], (*moved, expected_at, added, _epoch_ms(now)))
                 done = cur.rowcount == 1
             cur.close()
+        return done
+
+    def _save_grouped(self, moved: tuple[Any, ...], appended: tuple[Any, ...]) -> bool:
+        """``save`` inside the event loop's open batch (``commits``): committed with the batch."""
+        commits: GroupCommit = self.commits  # type: ignore[assignment]
+        conn = self._sqlite_connection()
+        commits.join(conn)
+        update, append = self._save_sql
+        try:
+            cur = conn.cursor()
+            cur.execute(update, moved)
+            done = cur.rowcount == 1
+            if done:
+                cur.execute(append, appended)
+            cur.close()
+        except BaseException as exc:
+            commits.fail(exc)  # the whole batch: a half-applied one must never be committed
+            raise
         return done
 
     def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:

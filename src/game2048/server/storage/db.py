@@ -65,14 +65,18 @@ class _Writer:
     beside the database queues the processes (``serve --workers N``) behind each other."""
 
     def __init__(self, database: str | None) -> None:
-        self.threads = threading.Lock()
+        # reentrant: the event loop's thread holds it across a group commit's batch
+        # (``live.commits``) and may write again meanwhile; only the outermost hold takes the file
+        self.threads = threading.RLock()
+        self.depth = 0
         in_file = fcntl is not None and database and database != ":memory:"
         self.path = f"{database}.writer-lock" if in_file else None
         self.fd: int | None = None
 
     def __enter__(self) -> None:
         self.threads.acquire()
-        if self.path is None:
+        self.depth += 1
+        if self.path is None or self.depth > 1:
             return
         try:
             if self.fd is None:
@@ -81,14 +85,16 @@ class _Writer:
         except OSError:  # no file lock here (a read-only folder): SQLite's own wait still orders writers
             pass
         except BaseException:
+            self.depth -= 1
             self.threads.release()
             raise
 
     def __exit__(self, *exc: object) -> None:
         try:
-            if self.fd is not None:
+            if self.fd is not None and self.depth == 1:
                 fcntl.flock(self.fd, fcntl.LOCK_UN)
         finally:
+            self.depth -= 1
             self.threads.release()
 
 

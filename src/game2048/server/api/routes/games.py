@@ -68,10 +68,15 @@ async def play_moves(game_id: GameId, body: MovesIn, request: Request) -> Positi
     after a daily game's day ended (plus 10 minutes). The WebSocket
     `/api/games/{id}/play` carries the same requests.
     """
-    if request.app.state.store.in_process:
-        # an SQLite move takes well under a millisecond in this process: a thread would cost more
-        return _play(request.app, client_address(request), game_id, body)
-    return await run_in_threadpool(_play, request.app, client_address(request), game_id, body)
+    commits = request.app.state.store.commits
+    if commits is None:
+        return await run_in_threadpool(_play, request.app, client_address(request), game_id, body)
+    # an SQLite move takes well under a millisecond in this process: a thread would cost more; the
+    # moves of this turn of the loop share one commit, and the answer waits for it
+    with commits:
+        moved = _play(request.app, client_address(request), game_id, body)
+    await live.committed(commits, game_id)
+    return moved
 
 
 def _play(app: FastAPI, client: str, game_id: str, body: MovesIn) -> PositionOut:

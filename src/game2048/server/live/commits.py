@@ -1,0 +1,141 @@
+"""Group commit: the SQLite moves saved on the event loop's thread share one transaction.
+
+On SQLite a move is played on the event loop's thread (it takes less time than
+handing it to another one), and its commit cost more than its two statements
+together. The moves saved during one turn of the loop (the messages of every
+socket that arrived together) now go into one open transaction, committed once
+at the end of that turn, or, when moves must survive a power cut
+(``GAME2048_MOVE_DURABILITY=disk``), once ``DISK_WINDOW`` seconds later, with
+the flush. No answer leaves before its move is committed: the socket awaits
+its batch's commit first, so what was acknowledged is what the store has, as
+before. A failed commit fails every move of the batch (the socket answers each
+as a store error) and nothing of it is kept.
+
+The writer lock (``storage.db.one_writer_for``) is held from the batch's first
+statement to its commit, so other writers (a finish in a thread, another
+worker process) wait for at most one turn of the loop, or the window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from typing import Any
+
+#: With ``disk`` durability, how long a batch stays open to gather more moves before its flush:
+#: an fsync costs milliseconds, so moves arriving within that time share one.
+DISK_WINDOW = 0.002
+
+
+class Batch:
+    """The moves waiting for one commit. Each awaits a ``waiter()`` of its own, done once the
+    batch is on the store's disk (as the durability says) or failed with the commit's error: one
+    awaiter cancelled (its socket gone) leaves the others waiting."""
+
+    __slots__ = ("conn", "ended", "error", "handle", "loop", "waiters")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, conn: Any) -> None:
+        self.loop = loop
+        self.conn = conn
+        self.handle: asyncio.Handle | None = None
+        self.waiters: list[asyncio.Future[None]] = []
+        self.ended = False
+        self.error: BaseException | None = None
+
+    def waiter(self) -> asyncio.Future[None]:
+        """A future of this awaiter's own: done at once if the batch has already ended."""
+        done = self.loop.create_future()
+        if not self.ended:
+            self.waiters.append(done)
+        elif self.error is None:
+            done.set_result(None)
+        else:
+            done.set_exception(self.error)
+        return done
+
+    def end(self, exc: BaseException | None) -> None:
+        self.ended, self.error = True, exc
+        for waiter in self.waiters:
+            if waiter.done():  # its socket went away meanwhile
+                continue
+            if exc is None:
+                waiter.set_result(None)
+            else:
+                waiter.set_exception(exc)
+        self.waiters.clear()
+
+
+class GroupCommit:
+    """A store's group commit on the thread of the event loop that holds it open (``with commits:``).
+
+    A save joins the open batch only inside ``with commits:`` on that thread (the
+    socket's move path); every other save, in any thread, commits on its own as
+    before. ``joined`` is the batch the saves inside the last ``with`` joined (None
+    if none did): the caller awaits a ``waiter()`` of it before it answers.
+    """
+
+    def __init__(self, writer: Any, drop: Callable[[Any], None], window: float = 0.0) -> None:
+        self.writer = writer
+        self.drop = drop  # lets go of a connection whose batch failed
+        self.window = window
+        self.batch: Batch | None = None
+        self.joined: Batch | None = None
+        self._thread: int | None = None  # the thread inside ``with``, if any
+
+    def __enter__(self) -> GroupCommit:
+        self.joined = None
+        self._thread = threading.get_ident()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._thread = None
+
+    def here(self) -> bool:
+        """Whether a save made now joins the batch."""
+        return self._thread == threading.get_ident()
+
+    def join(self, conn: Any) -> Batch:
+        """The open batch, opened on ``conn`` (taking the writer lock) if there is none."""
+        batch = self.batch
+        if batch is None:
+            self.writer.__enter__()
+            loop = asyncio.get_running_loop()
+            batch = self.batch = Batch(loop, conn)
+            if self.window > 0:
+                batch.handle = loop.call_later(self.window, self._commit, batch)
+            else:
+                batch.handle = loop.call_soon(self._commit, batch)
+        self.joined = batch
+        return batch
+
+    def open_on(self, conn: Any) -> bool:
+        """Whether ``conn`` holds the open batch's transaction (a read on it must not commit it)."""
+        return self.batch is not None and self.batch.conn is conn
+
+    def fail(self, exc: BaseException) -> None:
+        """A statement of the batch failed: roll it all back; every move in it fails with ``exc``."""
+        batch = self.batch
+        if batch is not None:
+            if batch.handle is not None:
+                batch.handle.cancel()
+            self._end(batch, exc)
+
+    def _commit(self, batch: Batch) -> None:
+        if self.batch is not batch:
+            return
+        try:
+            batch.conn.commit()
+        except Exception as exc:
+            self._end(batch, exc)
+        else:
+            self._end(batch, None)
+
+    def _end(self, batch: Batch, exc: BaseException | None) -> None:
+        self.batch = None
+        try:
+            if exc is not None:
+                self.drop(batch.conn)  # rolled back and closed: the next move opens a new one
+        finally:
+            self.writer.__exit__(None, None, None)
+        batch.end(exc)
