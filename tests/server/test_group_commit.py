@@ -210,3 +210,32 @@ def test_disk_durability_flushes_a_batch_after_a_short_window(tmp_path: Path) ->
     with store._connection() as conn:
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: the commit is flushed
     app.state.engine.dispose()
+
+
+def test_a_light_load_commits_each_move_on_its_own_and_tries_a_batch_again(store: DatabaseStore) -> None:
+    """Batches of one move in a row (nobody to share the commit with): the next saves commit on
+    their own, without waiting for the loop's turn to end; after ``SOLO`` of them, a batch again."""
+    from game2048.server.live.commits import LONE, SOLO
+
+    started = live.start(store, SECRET, 4, "classic")
+    commits = store.commits
+    assert commits is not None
+
+    async def moves() -> list[bool]:
+        grouped, at, board = [], 0, started.position.board
+        for _ in range(LONE + SOLO + 1):
+            letter = next_move(board)
+            if letter is None:
+                break
+            with commits:
+                answer = live.play(store, SECRET, started.id, token=started.token, at=at, moves=letter)
+            grouped.append(commits.joined is not None)
+            if commits.joined is None:  # committed on its own: already there for everyone
+                assert _stored_at(store, started.id) == answer.at
+            await live.committed(commits, started.id)
+            at, board = answer.at, answer.board
+        return grouped
+
+    grouped = asyncio.run(moves())
+    assert len(grouped) == LONE + SOLO + 1, "the game ended too soon for this test"
+    assert grouped == [True] * LONE + [False] * SOLO + [True]

@@ -11,6 +11,10 @@ its batch's commit first, so what was acknowledged is what the store has, as
 before. A failed commit fails every move of the batch (the socket answers each
 as a store error) and nothing of it is kept.
 
+When there is nobody to share a commit with (``LONE`` batches in a row of one
+move each), the next ``SOLO`` saves commit on their own, as PostgreSQL skips its
+``commit_delay`` below ``commit_siblings``; then a batch is tried again.
+
 The writer lock (``storage.db.one_writer_for``) is held from the batch's first
 statement to its commit, so other writers (a finish in a thread, another
 worker process) wait for at most one turn of the loop, or the window.
@@ -26,6 +30,10 @@ from typing import Any
 #: With ``disk`` durability, how long a batch stays open to gather more moves before its flush:
 #: an fsync costs milliseconds, so moves arriving within that time share one.
 DISK_WINDOW = 0.002
+#: After this many batches in a row that held one move each, the next ``SOLO`` saves commit on
+#: their own: a batch costs a little more than a commit when there is nobody to share it with.
+LONE = 4
+SOLO = 32
 
 
 class Batch:
@@ -33,7 +41,7 @@ class Batch:
     batch is on the store's disk (as the durability says) or failed with the commit's error: one
     awaiter cancelled (its socket gone) leaves the others waiting."""
 
-    __slots__ = ("conn", "ended", "error", "handle", "loop", "waiters")
+    __slots__ = ("conn", "ended", "error", "handle", "loop", "moves", "waiters")
 
     def __init__(self, loop: asyncio.AbstractEventLoop, conn: Any) -> None:
         self.loop = loop
@@ -42,6 +50,7 @@ class Batch:
         self.waiters: list[asyncio.Future[None]] = []
         self.ended = False
         self.error: BaseException | None = None
+        self.moves = 0
 
     def waiter(self) -> asyncio.Future[None]:
         """A future of this awaiter's own: done at once if the batch has already ended."""
@@ -82,6 +91,10 @@ class GroupCommit:
         self.batch: Batch | None = None
         self.joined: Batch | None = None
         self._thread: int | None = None  # the thread inside ``with``, if any
+        # like PostgreSQL's commit_siblings: batches of one move in a row mean nobody shares the
+        # commit (a light load); then the next saves commit on their own, and a batch is tried again
+        self.lone = 0
+        self.solo = 0
 
     def __enter__(self) -> GroupCommit:
         self.joined = None
@@ -92,8 +105,14 @@ class GroupCommit:
         self._thread = None
 
     def here(self) -> bool:
-        """Whether a save made now joins the batch."""
-        return self._thread == threading.get_ident()
+        """Whether a save made now joins the batch: inside ``with``, on its thread, unless the
+        load is light enough that the save had better commit on its own (``LONE``, ``SOLO``)."""
+        if self._thread != threading.get_ident():
+            return False
+        if self.solo and self.batch is None:
+            self.solo -= 1
+            return False
+        return True
 
     def join(self, conn: Any) -> Batch:
         """The open batch, opened on ``conn`` (taking the writer lock) if there is none."""
@@ -106,6 +125,7 @@ class GroupCommit:
                 batch.handle = loop.call_later(self.window, self._commit, batch)
             else:
                 batch.handle = loop.call_soon(self._commit, batch)
+        batch.moves += 1
         self.joined = batch
         return batch
 
@@ -133,6 +153,12 @@ class GroupCommit:
 
     def _end(self, batch: Batch, exc: BaseException | None) -> None:
         self.batch = None
+        if batch.moves > 1:
+            self.lone = 0
+        else:
+            self.lone += 1
+            if self.lone >= LONE:
+                self.lone, self.solo = 0, SOLO
         try:
             if exc is not None:
                 self.drop(batch.conn)  # rolled back and closed: the next move opens a new one
