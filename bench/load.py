@@ -47,7 +47,9 @@ def free_port() -> int:
 
 def start_server(db: str, workers: int, cache: bool) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
-    env = {**os.environ, "GAME2048_RATE_LIMIT": "0"}
+    # the load generator is one address standing for many players: no per-address caps
+    env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_MAX_SOCKETS": "0",
+           "GAME2048_MAX_CONNECTIONS": "0"}
     if not cache:
         env["GAME2048_LEADERBOARD_TTL"] = "0"
     cmd = [sys.executable, "-c", "from game2048.cli import app; app()", "serve", "--host", "127.0.0.1",

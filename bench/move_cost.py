@@ -21,6 +21,7 @@ the first and the last thousand moves: a move must cost the same at letter
 
     .venv/bin/python bench/move_cost.py                         # SQLite, 8 sockets x 500 moves
     .venv/bin/python bench/move_cost.py --long 20000            # and the flat check on 6x6
+    .venv/bin/python bench/move_cost.py --long 20000 --pad-to 200000   # and at 200,000 letters
     .venv/bin/python bench/move_cost.py --db postgresql://postgres@127.0.0.1:5432/bench
     .venv/bin/python bench/move_cost.py --durability disk      # moves that survive a power cut
 """
@@ -210,39 +211,71 @@ def store_cpu(pid: int | None) -> float:
     return server_cpu_seconds(pid) if pid else 0.0
 
 
-async def long_game(port: int, letters: int, window: int, pid: int, sizer: Sizer) -> None:
-    from websockets.asyncio.client import connect
+async def long_game(port: int, letters: int, window: int, pid: int, sizer: Sizer, pad_to: int = 0) -> None:
+    """One 6x6 game over one socket to ``letters`` letters (the ``fast`` solver choosing), the
+    server's CPU and the store's bytes marked over its first ``window`` moves and its last ones
+    (at 20,000 letters on the way too). With ``pad_to``, the stored log is then padded to
+    ``pad_to - window`` letters and ``window`` more moves are played: the cost at ``pad_to``."""
 
     from game2048.solver import best_move
+
+    for _ in range(TRIES):  # the solver's 6x6 games vary: one in a few ends before 20,000 letters
+        if await _long_game(port, letters, window, pid, sizer, pad_to, best_move):
+            return
+    print(f"no game of {TRIES} reached {letters} letters")
+
+
+#: 6x6 games the flat check starts before it gives up on reaching its length.
+TRIES = 5
+
+
+async def _long_game(port: int, letters: int, window: int, pid: int, sizer: Sizer, pad_to: int,
+                     best_move) -> bool:  # type: ignore[no-untyped-def]
+    from websockets.asyncio.client import connect
 
     game = await new_game(port, 6)
     board, at = game["board"], 0
     marks: dict[int, tuple[float, int]] = {}
-    wanted = {0, window, letters - window, letters}
-    think = 0.0  # the solver's time is the client's, left out of nothing the server counts
+    ends = sorted({e for e in (20_000, letters) if 2 * window <= e <= letters})  # 20,000 on the way
+    wanted = {0, window} | {e - window for e in ends} | set(ends)
     async with connect(f"ws://127.0.0.1:{port}/api/games/{game['id']}/play", compression=None) as ws:
-        while at < letters:
-            if at in wanted:
-                marks[at] = _mark(pid, sizer)
-            t = time.process_time()
-            direction = best_move(board, preset="fast")
-            think += time.process_time() - t
-            if direction is None:
-                print(f"the game ended at letter {at}: fewer than --long letters were played")
-                break
-            await ws.send(json.dumps({"op": "moves", "token": game["token"], "at": at,
-                                      "moves": NAMES[direction]}))
-            answer = json.loads(await ws.recv())
-            if "error" in answer:
-                raise SystemExit(f"a move was refused: {answer}")
-            board, at = answer["board"], answer["at"]
-        marks[at] = _mark(pid, sizer)
-    if {0, window} <= set(marks) and {letters - window, letters} <= set(marks):
-        first = [(marks[window][i] - marks[0][i]) / window for i in (0, 1)]
-        last = [(marks[letters][i] - marks[letters - window][i]) / window for i in (0, 1)]
-        print(f"6x6 game to {letters} letters, server CPU per move: first {window} {first[0] * 1e6:.0f} us, "
-              f"last {window} {last[0] * 1e6:.0f} us (ratio {last[0] / first[0]:.2f})")
-        print(f"  {sizer.what} per move: first {first[1]:.0f} B, last {last[1]:.0f} B")
+
+        async def play_to(target: int) -> bool:
+            nonlocal board, at
+            while at < target:
+                if at in wanted:
+                    marks[at] = _mark(pid, sizer)
+                direction = best_move(board, preset="fast")  # the client's CPU, not the server's
+                if direction is None:
+                    print(f"the game ended at letter {at}, short of {target}")
+                    return False
+                await ws.send(json.dumps({"op": "moves", "token": game["token"], "at": at,
+                                          "moves": NAMES[direction]}))
+                answer = json.loads(await ws.recv())
+                if "error" in answer:
+                    raise SystemExit(f"a move was refused: {answer}")
+                board, at = answer["board"], answer["at"]
+            marks[at] = _mark(pid, sizer)
+            return True
+
+        alive = await play_to(letters)
+        if not alive:
+            return False
+        if pad_to > at + window:
+            padded = at
+            at = sizer.pad(game["id"], at, pad_to - window)
+            ends.append(pad_to)
+            wanted |= {at, pad_to}
+            if await play_to(pad_to):
+                print(f"  (the stored log padded from {padded} to {at} letters, then {window} moves played)")
+    first = [(marks[window][i] - marks[0][i]) / window for i in (0, 1)]
+    for end in ends:
+        if {end - window, end} <= set(marks):
+            last = [(marks[end][i] - marks[end - window][i]) / window for i in (0, 1)]
+            print(f"6x6 game at {end} letters, server CPU per move: first {window} {first[0] * 1e6:.0f} us, "
+                  f"last {window} {last[0] * 1e6:.0f} us (ratio {last[0] / first[0]:.2f}); "
+                  f"{sizer.what} per move: first {first[1]:.0f} B, last {last[1]:.0f} B", flush=True)
+    return True
 
 
 def _mark(pid: int, sizer: Sizer) -> tuple[float, int]:
@@ -252,17 +285,18 @@ def _mark(pid: int, sizer: Sizer) -> tuple[float, int]:
 
 
 class Sizer:
-    """What a store has written or keeps, in bytes: SQLite's file and WAL, PostgreSQL's WAL (all of
-    the server's, so other work on it counts too), Redis's memory."""
+    """What a store has written or keeps, in bytes: what the server process wrote (SQLite's pages
+    in its WAL, and the answers on the sockets), PostgreSQL's WAL (all of the database server's,
+    so other work on it counts too), Redis's memory."""
 
-    def __init__(self, db_file: Path | None, db: str | None, redis: str | None) -> None:
-        self.db_file, self.db, self.redis = db_file, db, redis
+    def __init__(self, db_file: Path | None, db: str | None, redis: str | None, pid: int) -> None:
+        self.db_file, self.db, self.redis, self.pid = db_file, db, redis, pid
         if redis:
             self.what = "Redis memory growth"
         elif db:
             self.what = "PostgreSQL WAL written"
         else:
-            self.what = "SQLite file and WAL growth"
+            self.what = "bytes the server wrote (SQLite's pages, and the answers)"
 
     def bytes(self) -> int:
         if self.redis:
@@ -274,9 +308,56 @@ class Sizer:
 
             with psycopg.connect(self.db.replace("postgresql+psycopg://", "postgresql://")) as conn:
                 return int(conn.execute("SELECT pg_current_wal_lsn() - '0/0'::pg_lsn").fetchone()[0])
-        assert self.db_file is not None
-        wal = self.db_file.with_name(self.db_file.name + "-wal")
-        return self.db_file.stat().st_size + (wal.stat().st_size if wal.exists() else 0)
+        return written_bytes(self.pid)
+
+    def pad(self, game_id: str, at: int, to: int) -> int:
+        """Lengthen the game's stored log from ``at`` to ``to`` letters, as a game played that long
+        would have it (rows of letters appended, ``at`` moved on), writing to the store directly:
+        the built-in solver's 6x6 games end long before 200,000 letters. A move never reads the
+        log, so its cost there is the cost at that length; the game can no longer be finished."""
+        filler = "LR" * ((to - at) // 2) + "L" * ((to - at) % 2)
+        if self.redis:
+            import redis
+
+            client = redis.Redis.from_url(self.redis)
+            client.append(f"game2048:log:{{{game_id}}}", filler)
+            client.hset(f"game2048:live:{{{game_id}}}", "at", to)
+            return to
+        sql = ("INSERT INTO game_moves (game_id, at, letters, ms) VALUES ({p}, {p}, {p}, NULL)",
+               "UPDATE games SET at = {p} WHERE id = {p}")
+        rows = [(game_id, at + i, filler[i:i + 64]) for i in range(0, len(filler), 64)]  # as moves make them
+        if self.db:
+            import psycopg
+
+            with psycopg.connect(self.db.replace("postgresql+psycopg://", "postgresql://")) as conn:
+                conn.cursor().executemany(sql[0].format(p="%s"), rows)
+                conn.execute(sql[1].format(p="%s"), (to, game_id))
+            return to
+        import sqlite3
+
+        conn = sqlite3.connect(str(self.db_file))
+        with conn:
+            conn.executemany(sql[0].format(p="?"), rows)
+            conn.execute(sql[1].format(p="?"), (to, game_id))
+        conn.close()
+        return to
+
+
+def written_bytes(pid: int) -> int:
+    """Bytes ``pid`` and its children passed to write calls (``wchar``): a file's pages and, with
+    uvloop, the sockets' answers."""
+    total, pids = 0, [pid]
+    while pids:
+        p = pids.pop()
+        try:
+            for line in Path(f"/proc/{p}/io").read_text().splitlines():
+                if line.startswith("wchar:"):
+                    total += int(line.split()[1])
+            for task in Path(f"/proc/{p}/task").iterdir():
+                pids.extend(int(c) for c in (task / "children").read_text().split())
+        except (OSError, ValueError):
+            continue
+    return total
 
 
 def main() -> None:
@@ -290,6 +371,8 @@ def main() -> None:
     parser.add_argument("--store-pid", type=int, help="the store's server process, to report its CPU")
     parser.add_argument("--long", type=int, default=0, help="letters of the 6x6 flat check (0: skip)")
     parser.add_argument("--window", type=int, default=1000)
+    parser.add_argument("--pad-to", type=int, default=0,
+                        help="then pad the stored log to this many letters and play --window more moves")
     parser.add_argument("--durability", choices=("process", "disk"), default="process",
                         help="GAME2048_MOVE_DURABILITY of the game server")
     parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
@@ -319,7 +402,7 @@ def main() -> None:
             print(f"  median ratio {statistics.median(ratios):.2f}x")
             if args.long:
                 asyncio.run(long_game(port, args.long, min(args.window, args.long // 2), proc.pid,
-                                      Sizer(db_file, args.db, args.redis)))
+                                      Sizer(db_file, args.db, args.redis, proc.pid), args.pad_to))
         finally:
             for p in (echo_proc, proc):
                 p.terminate()
