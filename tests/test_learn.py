@@ -160,7 +160,7 @@ def test_training_improves_on_an_untrained_network(trained: np.ndarray) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(board=boards_4x4, ply=st.sampled_from([1, 2]))
+@given(board=boards_4x4, ply=st.sampled_from([1, 2, 3]))
 def test_the_player_always_picks_a_legal_move(
     random_weights: np.ndarray, board: list[list[int]], ply: int
 ) -> None:
@@ -169,6 +169,54 @@ def test_the_player_always_picks_a_legal_move(
     assert (move is None) == (not legal)
     if move is not None:
         assert move in legal
+
+
+def _searched(w: np.ndarray, b: np.uint64, ply: int) -> list[float | None]:
+    """Each direction's value at ``ply`` by a plain expectimax over ``ntuple.move`` and
+    ``ntuple.value`` (None where the move is illegal): the reference ``choose`` must agree with."""
+    slide_table, points = tables()
+
+    def best_after_spawns(after: np.uint64, depth: int) -> float:
+        cells = [i for i in range(16) if (int(after) >> (4 * i)) & 0xF == 0]
+        total = 0.0
+        for i in cells:
+            for tile, p in ((1, 0.9), (2, 0.1)):
+                values = [v for v in moves(np.uint64(int(after) | (tile << (4 * i))), depth) if v is not None]
+                total += p * (max(values) if values else 0.0)
+        return total / len(cells)
+
+    def moves(board: np.uint64, depth: int) -> list[float | None]:
+        out: list[float | None] = []
+        for d in range(4):
+            moved, gained = ntuple.move(board, d, slide_table, points)
+            after = np.uint64(moved)
+            if after == board:
+                out.append(None)
+            elif depth == 1:
+                out.append(gained + float(ntuple.value(w, after)))
+            else:
+                out.append(gained + best_after_spawns(after, depth - 1))
+        return out
+
+    return moves(b, ply)
+
+
+@settings(max_examples=8, deadline=None)
+@given(board=boards_4x4)
+def test_a_deeper_search_picks_the_move_a_plain_expectimax_values_most(
+    random_weights: np.ndarray, board: list[list[int]]
+) -> None:
+    slide_table, points = tables()
+    b = pack(board)
+    for ply in (2, 3):
+        values = _searched(random_weights, b, ply)
+        chosen = int(ntuple.choose(random_weights, b, ply, slide_table, points))
+        legal = [v for v in values if v is not None]
+        if not legal:
+            assert chosen == -1
+            continue
+        assert values[chosen] is not None
+        assert values[chosen] == pytest.approx(max(legal), rel=1e-5, abs=1e-3)
 
 
 def test_a_seeded_game_is_the_real_game_and_replays(trained: np.ndarray) -> None:

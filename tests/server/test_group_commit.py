@@ -177,9 +177,11 @@ def test_over_the_socket_every_move_is_answered_after_its_commit(tmp_path: Path)
     store = app.state.store
     with TestClient(app) as client, contextlib.ExitStack() as stack:
         issued = [client.post("/api/games", json={"size": 4}).json() for _ in range(3)]
-        sockets = [stack.enter_context(client.websocket_connect(f"/api/games/{g['id']}/play")) for g in issued]
+        sockets = [stack.enter_context(client.websocket_connect(f"/api/games/{g['id']}/play"))
+                   for g in issued]
         for ws, g in zip(sockets, issued, strict=True):
-            ws.send_json({"op": "moves", "token": g["token"], "at": 0, "moves": "L", "skip_illegal": True})
+            ws.send_json({"op": "moves", "token": g["token"], "at": 0, "moves": "L",
+                          "skip_illegal": True})
             ws.send_json({"op": "moves", "token": g["token"], "chain": True, "moves": "D",
                           "skip_illegal": True})
         for ws, g in zip(sockets, issued, strict=True):

@@ -138,7 +138,7 @@ def _train(
 def learn_eval(
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 1000,
     seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
-    ply: Annotated[int, typer.Option(min=1, max=2, help="1: greedy; 2: one spawn further.")] = 1,
+    ply: Annotated[int, typer.Option(min=1, max=3, help="1: greedy; 2: one spawn further; 3: two.")] = 1,
     threads: Annotated[int, typer.Option(min=1, help="Threads to play on.")] = 1,
     folder: Annotated[Path | None, typer.Option("--dir", help=_DIR_HELP)] = None,
     use_shipped: Annotated[

@@ -422,12 +422,40 @@ def chance_value(w: np.ndarray, after: np.uint64, slide: np.ndarray, points: np.
 
 
 @njit(cache=True, nogil=True)
+def chance_value_2(w: np.ndarray, after: np.uint64, slide: np.ndarray, points: np.ndarray) -> float:
+    """``chance_value`` one move and one spawn deeper: the expected best of points plus
+    ``chance_value`` of the move after the spawn that follows ``after`` (0 if none is left)."""
+    total = 0.0
+    empty = 0
+    for i in range(16):
+        s = np.uint64(4 * i)
+        if (after >> s) & np.uint64(0xF) != 0:
+            continue
+        empty += 1
+        for tile in range(1, 3):
+            b = after | (np.uint64(tile) << s)
+            best = -np.inf
+            for d in range(4):
+                a, gained = move(b, d, slide, points)
+                if a == b:
+                    continue
+                v = gained + chance_value(w, a, slide, points)
+                if v > best:
+                    best = v
+            if best == -np.inf:
+                best = 0.0
+            total += (0.9 if tile == 1 else 0.1) * best
+    return total / empty
+
+
+@njit(cache=True, nogil=True)
 def choose(w: np.ndarray, b: np.uint64, ply: int, slide: np.ndarray, points: np.ndarray) -> int:
     """The network's move on ``b`` (0 up, 1 down, 2 left, 3 right; -1 if none is legal).
 
     Ply 1 maximises points + V(afterstate); ply 2 maximises points plus the
-    expected best of the next move over the spawn (``chance_value``). Ties go
-    to the first of up, down, left, right.
+    expected best of the next move over the spawn (``chance_value``); ply 3
+    looks one move and one spawn further (``chance_value_2``). Ties go to the
+    first of up, down, left, right.
     """
     if ply <= 1:
         return _greedy(w, b, slide, points)[0]
@@ -437,7 +465,10 @@ def choose(w: np.ndarray, b: np.uint64, ply: int, slide: np.ndarray, points: np.
         after, gained = move(b, d, slide, points)
         if after == b:
             continue
-        v = gained + chance_value(w, after, slide, points)
+        if ply == 2:
+            v = gained + chance_value(w, after, slide, points)
+        else:
+            v = gained + chance_value_2(w, after, slide, points)
         if v > best:
             best = v
             best_d = d

@@ -44,8 +44,10 @@ def best_move(weights: np.ndarray, board: Sequence[Sequence[int]], ply: int = 1)
     """The network's move on a 4x4 ``board`` (rows of tile values), or None if no move is legal.
 
     Ply 1 picks the move with the most points + V(afterstate); ply 2 looks one
-    spawn further (``ntuple.choose``). Ties go to the first of up, down, left, right.
+    spawn further, ply 3 two (``ntuple.choose``). Ties go to the first of up, down,
+    left, right.
     """
+    _check_ply(ply)
     slide, points = tables()
     d = int(ntuple.choose(weights, pack(board), ply, slide, points))
     return None if d < 0 else DIRECTIONS[d]
@@ -68,10 +70,20 @@ class SeededGame:
     seconds: float
 
 
+def _check_ply(ply: int) -> None:
+    if ply not in PLIES:
+        raise ValueError(f"ply must be one of {', '.join(map(str, PLIES))}, got {ply!r}")
+
+
+#: The depths the network plays at (``ntuple.choose``).
+PLIES = (1, 2, 3)
+
+
 def play_game(weights: np.ndarray, seed: int, ply: int = 1) -> SeededGame:
     """Play game ``seed`` (4x4, an integer seed: the SplitMix64 spawns) with the network until it is over."""
     if type(seed) is not int:
         raise ValueError(f"seeded games here take an integer seed, 0 <= seed < 2^53, got {seed!r}")
+    _check_ply(ply)
     slide, points = tables()
     log = np.zeros(_LOG, dtype=np.int8)
     start = time.perf_counter()
