@@ -20,7 +20,9 @@ def solve(
     size: Annotated[int, typer.Option(help="Board size, 3 to 6.")] = 4,
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 10,
     seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
-    preset: Annotated[str, typer.Option(help="fast, normal or strong.")] = "fast",
+    preset: Annotated[str, typer.Option(
+        help="fast, normal, strong, or learned (the trained network on 4x4 where its weights are "
+             "installed, strong elsewhere).")] = "fast",
     depth: Annotated[
         int | None, typer.Option(min=0, max=30, help="Search this many spawns deep instead.")
     ] = None,
@@ -71,12 +73,12 @@ def solve(
     from ..spawn import MAX_SEED
     from .compiling import ensure_compiled
     from .play import GameResult, play_result, summarise
-    from .search import PRESETS
+    from .search import PLAYERS
 
     if size not in SIZES:
         raise typer.BadParameter(f"must be one of {', '.join(map(str, SIZES))}", param_hint="--size")
-    if preset not in PRESETS:
-        raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
+    if preset not in PLAYERS:
+        raise typer.BadParameter(f"must be one of {', '.join(PLAYERS)}", param_hint="--preset")
     if seed + games > MAX_SEED:
         raise typer.BadParameter("seed + games must stay below 2^53", param_hint="--seed")
     if until is not None and until & (until - 1):
@@ -145,12 +147,12 @@ def _solve_on_server(server: str | None, bot: str | None, size: int, games: int,
                      as_json: bool) -> None:
     from ..terminal.dealer import DealerError
     from .bot import play_bot_games
-    from .search import PRESETS, warm_up
+    from .search import PLAYERS, warm_up
 
     if server is None or not bot:
         raise typer.BadParameter("--server and --bot go together", param_hint="--server/--bot")
-    if preset not in PRESETS:
-        raise typer.BadParameter(f"must be one of {', '.join(PRESETS)}", param_hint="--preset")
+    if preset not in PLAYERS:
+        raise typer.BadParameter(f"must be one of {', '.join(PLAYERS)}", param_hint="--preset")
     warm_up()
 
     def report(game) -> None:  # type: ignore[no-untyped-def]

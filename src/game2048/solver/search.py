@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from ..rules import DIRECTIONS, Direction, board_exponents, check_size
 from .compiling import ensure_compiled
 from .heuristic import HEURISTICS, Heuristic
+from .learned import LEARNED
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,6 +87,9 @@ PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
     },
 }
 PRESETS: tuple[str, ...] = tuple(PRESET_SETTINGS)
+#: What ``analyse`` and ``best_move`` play: the heuristic's presets and ``learned`` (the trained
+#: network on 4x4 where its weights are installed, ``strong`` elsewhere: ``solver.learned``).
+PLAYERS: tuple[str, ...] = (*PRESETS, LEARNED)
 
 #: Chance nodes a second that one core expands, by layout: a time limit
 #: becomes this many nodes a second. On the project's 2-core machine the
@@ -303,7 +307,9 @@ def analyse(
     the calibrated rate ``NODES_PER_SECOND`` (so the answer is deterministic),
     and the search also stops deepening once the wall clock passes the limit
     (which only matters on a machine slower than the calibration). ``depth``
-    forces a fixed depth in spawns (0 = one-move greedy; at most ``MAX_DEPTH``). ``threads`` spreads
+    forces a fixed depth in spawns (0 = one-move greedy; at most ``MAX_DEPTH``). ``preset="learned"``
+    plays the trained network where its weights are installed, on 4x4 (``solver.learned``: values
+    in points, no depth or time limit), and ``strong`` elsewhere. ``threads`` spreads
     a 3x3 or 4x4 search over that many threads (default: the preset's; the
     ``strong`` preset uses every core): the answer is the same for any
     number of threads. ValueError for a malformed board, an unknown preset
@@ -313,6 +319,15 @@ def analyse(
     True
     """
     exps = _exponents(board)
+    if preset == LEARNED:
+        if depth is not None or time_limit is not None:
+            raise ValueError("the learned preset searches a fixed depth: give it no depth or time_limit")
+        from . import learned
+
+        answer = learned.analyse(board)
+        if answer is not None:
+            return answer
+        preset = learned.FALLBACK
     setting = setting_for(len(exps), preset)
     if depth is not None and not _whole(depth, 0, MAX_DEPTH):
         raise ValueError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")

@@ -476,6 +476,24 @@ def choose(w: np.ndarray, b: np.uint64, ply: int, slide: np.ndarray, points: np.
 
 
 @njit(cache=True, nogil=True)
+def move_values(
+    w: np.ndarray, b: np.uint64, ply: int, slide: np.ndarray, points: np.ndarray, out: np.ndarray
+) -> None:
+    """Each direction's value at ``ply`` into ``out`` (up, down, left, right; -inf where the move
+    is illegal): what ``choose`` maximises."""
+    for d in range(4):
+        after, gained = move(b, d, slide, points)
+        if after == b:
+            out[d] = -np.inf
+        elif ply <= 1:
+            out[d] = gained + value(w, after)
+        elif ply == 2:
+            out[d] = gained + chance_value(w, after, slide, points)
+        else:
+            out[d] = gained + chance_value_2(w, after, slide, points)
+
+
+@njit(cache=True, nogil=True)
 def _two_top_tiles(b: np.uint64) -> bool:
     """True once two 32768s are on the board (4-bit cells cannot hold their merge)."""
     seen = 0

@@ -1,0 +1,87 @@
+"""The ``learned`` preset: the network's 3-ply search on 4x4 where weights are there, ``strong``
+elsewhere, through the solver's own ``analyse`` and ``best_move``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from game2048.cli import app
+from game2048.rules import slide
+from game2048.solver import PLAYERS, analyse, best_move, learned
+from game2048.solver.learn import ntuple, shipped
+from game2048.solver.learn.play import pack
+from game2048.solver.learn.train import new_run, tables, train
+
+BOARD = [[2, 4, 8, 16], [0, 2, 4, 8], [0, 0, 2, 4], [0, 0, 0, 2]]
+
+
+@pytest.fixture(scope="module")
+def trained() -> np.ndarray:
+    run = new_run(seed=5)
+    train(run, max_games=600, log=None)
+    return run.weights
+
+
+@pytest.fixture
+def playing(trained: np.ndarray):  # type: ignore[no-untyped-def]
+    learned.use_network(trained)
+    yield trained
+    learned.use_network(None)
+
+
+@pytest.fixture
+def no_weights(monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    def missing(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise shipped.NotInstalled("no shipped weights (as on a machine without them)")
+
+    monkeypatch.setattr(shipped, "open_mapped", missing)
+    learned.use_network(None)
+    yield
+    learned.use_network(None)
+
+
+def test_on_4x4_it_plays_the_networks_3_ply_move(playing: np.ndarray) -> None:
+    slide_table, points = tables()
+    move, scores = analyse(BOARD, preset="learned")
+    expected = int(ntuple.choose(playing, pack(BOARD), learned.PLY, slide_table, points))
+    assert move == ("up", "down", "left", "right")[expected]
+    legal = {d for d in ("up", "down", "left", "right") if slide(BOARD, d)[0] != BOARD}
+    assert set(scores) == legal and max(scores, key=scores.__getitem__) == move
+    assert analyse(BOARD, preset="learned") == (move, scores)  # the same answer every time
+    assert best_move(BOARD, preset="learned") == move
+    assert "learned" in PLAYERS
+
+
+def test_where_the_network_cannot_play_it_is_strong(playing: np.ndarray) -> None:
+    five = [[2, 4, 0, 0, 0], [0] * 5, [0] * 5, [0] * 5, [0] * 5]
+    assert analyse(five, preset="learned") == analyse(five, preset="strong")
+    past = [[65536, 2, 0, 0], [4, 0, 0, 0], [0] * 4, [0] * 4]  # 4-bit cells hold 32768 at most
+    assert analyse(past, preset="learned") == analyse(past, preset="strong")
+
+
+def test_without_the_weights_it_is_strong(no_weights: None) -> None:
+    assert learned.network() is None
+    assert analyse(BOARD, preset="learned") == analyse(BOARD, preset="strong")
+
+
+def test_it_takes_no_depth_or_time_limit(playing: np.ndarray) -> None:
+    with pytest.raises(ValueError, match="fixed depth"):
+        analyse(BOARD, preset="learned", depth=2)
+    with pytest.raises(ValueError, match="fixed depth"):
+        analyse(BOARD, preset="learned", time_limit=0.1)
+
+
+def test_a_stuck_board_has_no_move(playing: np.ndarray) -> None:
+    stuck = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+    assert analyse(stuck, preset="learned") == (None, {})
+
+
+def test_solve_plays_the_learned_preset(no_weights: None) -> None:
+    result = CliRunner().invoke(app, ["solve", "--size", "4", "--games", "1", "--preset", "learned",
+                                      "--max-moves", "3", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert "learned" in result.output
+    refused = CliRunner().invoke(app, ["solve", "--preset", "cleverest", "--games", "1"])
+    assert refused.exit_code == 2 and "learned" in refused.output
