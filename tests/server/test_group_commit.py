@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import sqlite3
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,19 @@ from game2048.server.storage.db import one_writer_for
 from .conftest import next_move
 
 SECRET = "s" * 32
+
+
+def in_a_thread_of_its_own(test):  # type: ignore[no-untyped-def]
+    """Run ``test`` on a fresh thread: its event loops, its thread's SQLite connection. (Other
+    tests of the suite, the browser's, leave an event loop running on the main thread, where
+    ``asyncio.run`` refuses to start another.)"""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):  # type: ignore[no-untyped-def]
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(test, *args, **kwargs).result()
+
+    return run
 
 
 @pytest.fixture
@@ -66,6 +81,7 @@ class _CountingConnection:
         return getattr(self.real, name)
 
 
+@in_a_thread_of_its_own
 def test_moves_of_one_loop_turn_share_one_commit_and_wait_for_it(store: DatabaseStore) -> None:
     games = [live.start(store, SECRET, 4, "classic") for _ in range(3)]
     answers = [live.play(store, SECRET, g.id, token=g.token, at=0, moves=_first_move(g)) for g in games]
@@ -92,6 +108,7 @@ def test_moves_of_one_loop_turn_share_one_commit_and_wait_for_it(store: Database
     asyncio.run(turn())
 
 
+@in_a_thread_of_its_own
 def test_a_failed_commit_keeps_nothing_of_its_batch_and_fails_every_move(store: DatabaseStore) -> None:
     games = [live.start(store, SECRET, 4, "classic") for _ in range(2)]
     answers = [live.play(store, SECRET, g.id, token=g.token, at=0, moves=_first_move(g)) for g in games]
@@ -118,6 +135,7 @@ def test_a_failed_commit_keeps_nothing_of_its_batch_and_fails_every_move(store: 
     assert [_stored_at(store, g.id) for g in games] == [2, 2]
 
 
+@in_a_thread_of_its_own
 def test_a_failed_statement_rolls_back_the_whole_batch(store: DatabaseStore) -> None:
     first, second = (live.start(store, SECRET, 4, "classic") for _ in range(2))
 
@@ -192,6 +210,7 @@ def test_over_the_socket_every_move_is_answered_after_its_commit(tmp_path: Path)
     app.state.engine.dispose()
 
 
+@in_a_thread_of_its_own
 def test_disk_durability_flushes_a_batch_after_a_short_window(tmp_path: Path) -> None:
     env = {"GAME2048_MOVE_DURABILITY": "disk", "GAME2048_RATE_LIMIT": "0"}
     app = create_app(Settings.from_env(f"sqlite:///{tmp_path / 'disk.sqlite3'}", env=env))
@@ -214,6 +233,7 @@ def test_disk_durability_flushes_a_batch_after_a_short_window(tmp_path: Path) ->
     app.state.engine.dispose()
 
 
+@in_a_thread_of_its_own
 def test_a_light_load_commits_each_move_on_its_own_and_tries_a_batch_again(store: DatabaseStore) -> None:
     """Batches of one move in a row (nobody to share the commit with): the next saves commit on
     their own, without waiting for the loop's turn to end; after ``SOLO`` of them, a batch again."""
