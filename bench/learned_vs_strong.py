@@ -6,7 +6,7 @@ the network's own seeded games (every ``--every``-th position of seeds 10,000 on
 they are not the games measured below). On each position it times ``strong`` (one thread,
 as a move of the engines' own games) and the network at each ``--plies``, and counts how
 often the network picks ``strong``'s move where ``strong``'s choice is clear (its best
-direction's value ahead of the second by ``--clear``, relative). Then it plays ``--games``
+direction's value ahead of the second by each of ``--clear``, relative). Then it plays ``--games``
 seeded games (seeds 0 on) at each ply and prints how often they reached 8192, 16384 and
 32768, with 95 % (Wilson) intervals. Prints figures; never fails on timing.
 
@@ -62,7 +62,8 @@ def main() -> None:
     parser.add_argument("--plies", type=int, nargs="+", default=[2, 3])
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--every", type=int, default=97)
-    parser.add_argument("--clear", type=float, default=0.005, help="strong's margin for a clear choice")
+    parser.add_argument("--clear", type=float, nargs="+", default=[0.005, 0.02, 0.05],
+                        help="strong's margins for a clear choice (best value ahead of the second, relative)")
     parser.add_argument("--games", type=int, default=50)
     args = parser.parse_args()
 
@@ -75,24 +76,26 @@ def main() -> None:
         for ply in args.plies:
             best_move(weights, board, ply=ply)
 
-    strong_moves, clear = [], []
+    strong_moves, margins = [], []
     start = time.process_time()
     for board in boards:
         move, scores = analyse(board, preset="strong", threads=1)
         strong_moves.append(move)
         ranked = sorted(scores.values(), reverse=True)
-        clear.append(len(ranked) > 1 and ranked[0] - ranked[1] > args.clear * abs(ranked[0]))
+        margins.append((ranked[0] - ranked[1]) / abs(ranked[0]) if len(ranked) > 1 and ranked[0] else 0.0)
     strong_time = (time.process_time() - start) / len(boards)
     print(f"{len(boards)} positions from the network's games; strong (one thread): "
-          f"{strong_time * 1e3:.2f} ms a move; its choice clear on {sum(clear)}")
+          f"{strong_time * 1e3:.2f} ms a move")
     for ply in args.plies:
         start = time.process_time()
         moves = [best_move(weights, board, ply=ply) for board in boards]
         took = (time.process_time() - start) / len(boards)
-        agree = sum(m == s for m, s, c in zip(moves, strong_moves, clear, strict=True) if c)
-        share = 100 * agree / max(1, sum(clear))
+        agreed = []
+        for margin in args.clear:
+            clear = [m == s for m, s, g in zip(moves, strong_moves, margins, strict=True) if g > margin]
+            agreed.append(f"ahead by {100 * margin:g} %: {sum(clear)} of {len(clear)}")
         print(f"  learned {ply}-ply: {took * 1e6:.1f} us a move = 1/{strong_time / took:.0f} of strong's; "
-              f"strong's clear choice picked on {agree} of {sum(clear)} ({share:.1f} %)")
+              f"picks strong's move where strong's best is " + ", ".join(agreed))
 
     for ply in args.plies:
         result = evaluate(weights, args.games, seed=0, ply=ply)
