@@ -9,6 +9,7 @@ import contextlib
 import functools
 import sqlite3
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -261,3 +262,40 @@ def test_a_light_load_commits_each_move_on_its_own_and_tries_a_batch_again(store
     grouped = asyncio.run(moves())
     assert len(grouped) == LONE + SOLO + 1, "the game ended too soon for this test"
     assert grouped == [True] * LONE + [False] * SOLO + [True]
+
+
+def test_a_second_event_loop_never_joins_another_loops_batch(store: DatabaseStore) -> None:
+    """Two loops on two threads over one store (two test clients, say): a save on the second
+    while the first's batch is open commits on its own, after that batch, and is kept."""
+    first, second = (live.start(store, SECRET, 4, "classic") for _ in range(2))
+    opened = threading.Event()
+    seen: dict[str, object] = {}
+
+    def one() -> None:
+        async def turn() -> None:
+            with store.commits:  # type: ignore[union-attr]
+                live.play(store, SECRET, first.id, token=first.token, at=0, moves=_first_move(first))
+            opened.set()
+            time.sleep(0.3)  # the batch stays open while the other thread saves
+            await live.committed(store.commits, first.id)  # type: ignore[arg-type]
+
+        asyncio.run(turn())
+
+    def two() -> None:
+        async def turn() -> None:
+            assert opened.wait(5)
+            with store.commits:  # type: ignore[union-attr]
+                seen["answer"] = live.play(store, SECRET, second.id, token=second.token, at=0,
+                                           moves=_first_move(second))
+            seen["joined"] = store.commits.joined  # type: ignore[union-attr]
+            await live.committed(store.commits, second.id)  # type: ignore[arg-type]
+
+        asyncio.run(turn())
+
+    threads = [threading.Thread(target=one), threading.Thread(target=two)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert seen["joined"] is None
+    assert [_stored_at(store, g.id) for g in (first, second)] == [1, 1]

@@ -41,11 +41,12 @@ class Batch:
     batch is on the store's disk (as the durability says) or failed with the commit's error: one
     awaiter cancelled (its socket gone) leaves the others waiting."""
 
-    __slots__ = ("conn", "ended", "error", "handle", "loop", "moves", "waiters")
+    __slots__ = ("conn", "ended", "error", "handle", "loop", "moves", "thread", "waiters")
 
     def __init__(self, loop: asyncio.AbstractEventLoop, conn: Any) -> None:
         self.loop = loop
         self.conn = conn
+        self.thread = threading.get_ident()  # the loop's: only its saves join
         self.handle: asyncio.Handle | None = None
         self.waiters: list[asyncio.Future[None]] = []
         self.ended = False
@@ -80,8 +81,9 @@ class GroupCommit:
 
     A save joins the open batch only inside ``with commits:`` on that thread (the
     socket's move path); every other save, in any thread, commits on its own as
-    before. ``joined`` is the batch the saves inside the last ``with`` joined (None
-    if none did): the caller awaits a ``waiter()`` of it before it answers.
+    before. ``joined`` is the batch the saves inside this thread's last ``with``
+    joined (None if none did): the caller awaits a ``waiter()`` of it before it
+    answers.
     """
 
     def __init__(self, writer: Any, drop: Callable[[Any], None], window: float = 0.0) -> None:
@@ -89,27 +91,35 @@ class GroupCommit:
         self.drop = drop  # lets go of a connection whose batch failed
         self.window = window
         self.batch: Batch | None = None
-        self.joined: Batch | None = None
-        self._thread: int | None = None  # the thread inside ``with``, if any
+        self._here = threading.local()  # per thread: inside ``with``, and the batch it joined
         # like PostgreSQL's commit_siblings: batches of one move in a row mean nobody shares the
         # commit (a light load); then the next saves commit on their own, and a batch is tried again
         self.lone = 0
         self.solo = 0
 
     def __enter__(self) -> GroupCommit:
-        self.joined = None
-        self._thread = threading.get_ident()
+        here = self._here
+        here.on, here.joined = True, None
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._thread = None
+        self._here.on = False
+
+    @property
+    def joined(self) -> Batch | None:
+        """The batch the saves inside this thread's last ``with`` joined (None if none did)."""
+        return getattr(self._here, "joined", None)
 
     def here(self) -> bool:
-        """Whether a save made now joins the batch: inside ``with``, on its thread, unless the
+        """Whether a save made now joins the batch: inside ``with`` on this thread, with no batch
+        open on another thread's loop (a second loop's saves commit on their own), and unless the
         load is light enough that the save had better commit on its own (``LONE``, ``SOLO``)."""
-        if self._thread != threading.get_ident():
+        if not getattr(self._here, "on", False):
             return False
-        if self.solo and self.batch is None:
+        batch = self.batch
+        if batch is not None:
+            return batch.thread == threading.get_ident()
+        if self.solo:
             self.solo -= 1
             return False
         return True
@@ -126,7 +136,7 @@ class GroupCommit:
             else:
                 batch.handle = loop.call_soon(self._commit, batch)
         batch.moves += 1
-        self.joined = batch
+        self._here.joined = batch
         return batch
 
     def open_on(self, conn: Any) -> bool:
