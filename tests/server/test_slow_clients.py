@@ -185,6 +185,30 @@ def test_one_address_holding_its_cap_leaves_healthz_and_the_others_games_answeri
             s.close()
 
 
+def test_sockets_closed_after_their_handshake_give_their_connection_back(server):
+    """Past its handshake a WebSocket's bytes go to its protocol straight (the guard steps aside):
+    its end must still give its connection back, else an address that opened and closed more
+    sockets than the cap, one after another, would be refused for good."""
+    import json
+
+    from websockets.sync.client import connect
+
+    from .conftest import next_move
+
+    game = json.loads(urllib.request.urlopen(urllib.request.Request(
+        f"http://127.0.0.1:{server}/api/games", data=b'{"size": 4}',
+        headers={"Content-Type": "application/json"}), timeout=10).read())
+    board, at = game["board"], 0
+    for _ in range(MAX_CONNECTIONS + 20):  # one at a time, from one address, past its cap
+        sock = socket.create_connection(("127.0.0.1", server), source_address=("127.0.0.3", 0))
+        with connect(f"ws://127.0.0.1:{server}/api/games/{game['id']}/play", sock=sock) as ws:
+            ws.send(json.dumps({"op": "moves", "token": game["token"], "at": at, "moves": next_move(board)}))
+            answer = json.loads(ws.recv(timeout=5))
+            assert "error" not in answer, answer
+            board, at = answer["board"], answer["at"]
+    assert at == MAX_CONNECTIONS + 20
+
+
 def _nginx_config(proxy_port: int, upstream_port: int, folder: Path) -> Path:
     """The server block from docs/deploy.md, inside a minimal nginx.conf that runs unprivileged."""
     doc = (ROOT / "docs" / "deploy.md").read_text()

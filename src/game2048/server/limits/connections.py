@@ -136,14 +136,18 @@ class GuardedHTTP(asyncio.Protocol):
         self._await_headers()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._release()
+        if self.inner is not None:
+            self.inner.connection_lost(exc)
+
+    def _release(self) -> None:
+        """The connection ended: it no longer counts against its address."""
         if self.key is not None:
             open_connections[self.key] -= 1
             if open_connections[self.key] <= 0:
                 del open_connections[self.key]
             self.key = None
         self._stop_timer()
-        if self.inner is not None:
-            self.inner.connection_lost(exc)
 
     # the header deadline
     def data_received(self, data: bytes) -> None:
@@ -178,9 +182,24 @@ class GuardedHTTP(asyncio.Protocol):
         self.transport.close()
 
     def upgraded(self, protocol: asyncio.BaseProtocol) -> None:
+        """The connection became a WebSocket (uvicorn swaps the protocol): past its handshake the
+        guard has nothing left to do but give back the count when it ends, so the socket's bytes
+        go to its protocol straight and it writes to the real transport (a game's every move is a
+        message: passing each through the guard cost more than the guard's work)."""
         self.inner = protocol
         self.is_websocket = True
         self._stop_timer()
+        real = self.transport
+        if isinstance(getattr(protocol, "transport", None), _Transport):
+            protocol.transport = real  # type: ignore[attr-defined]
+        lost = protocol.connection_lost
+
+        def connection_lost(exc: Exception | None) -> None:
+            self._release()
+            lost(exc)
+
+        protocol.connection_lost = connection_lost  # type: ignore[method-assign]
+        real.set_protocol(protocol)  # type: ignore[attr-defined]
 
     # the rest, as the wrapped protocol does it
     def eof_received(self) -> bool | None:
