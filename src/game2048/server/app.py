@@ -24,6 +24,7 @@ from .config import Settings
 from .http.bodies import ReadableBodies
 from .http.bodylimit import BodyLimit
 from .http.cache import AnswerCache
+from .http.channel import RawChannel
 from .http.compress import MINIMUM_SIZE, CompressTagged
 from .http.head import HeadAsGet
 from .http.headers import SecurityHeaders
@@ -155,6 +156,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(WarmGate)  # the API waits for the solver to load; its wait is in the request log
     app.add_middleware(RequestLog)
+    app.add_middleware(RawChannel)  # outermost: a WebSocket's messages skip the rest (http/channel.py)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = sessions

@@ -38,6 +38,7 @@ import contextlib
 import json
 import logging
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -62,12 +63,14 @@ from ..api.schemas import (
 from ..config import MAX_MESSAGE
 from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
 from ..http.bodies import Unreadable, read_json
+from ..http.channel import channel
 from ..limits.address import client_address
 from ..limits.connections import address_key
 from ..records.records import check_name, could_be_game_id
 from . import mover as live
 from .hints import hint_through_game
 from .seeds import check_token
+from .stores import MOVE_CONNECTIONS
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -126,9 +129,12 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
     secret = app.state.secret
     first = True
     chain = _Chain()
+    player = _Player(app, client, game_id)
     # the first message must come soon and hold the game's token; after it, silence is idle
     quiet = _Quiet(FIRST_MESSAGE)
-    receive, send = websocket.receive, websocket.send_text
+    # the messages on the server's own channel, past the middleware (http/channel.py); the
+    # handshake and the close go through it
+    receive, send = channel(websocket.scope) or (websocket.receive, websocket.send)
     try:
         while True:
             try:
@@ -156,10 +162,11 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
                 answer = {"op": None, "status": 403,
                           "error": "the first message must carry this game's token"}
             else:
-                answer = await _answer(app, client, game_id, text, chain)
+                answer = await _answer(player, text, chain)
+            out = answer if type(answer) is str else json.dumps(answer, separators=(",", ":"))
             try:
-                await send(answer if type(answer) is str else json.dumps(answer, separators=(",", ":")))
-            except (WebSocketDisconnect, RuntimeError):
+                await send({"type": "websocket.send", "text": out})
+            except (WebSocketDisconnect, RuntimeError, OSError):  # gone meanwhile (OSError: uvicorn's)
                 return
             if first and type(answer) is dict and answer.get("status") in (403, 413, 422):
                 await _close(websocket, 1008, "the first message must carry this game's token")
@@ -254,9 +261,9 @@ class _Chain:
             self.at = answer.get("at") if "status" not in answer else None
 
 
-async def _answer(app: Any, client: str, game_id: str, text: str, chain: _Chain) -> dict[str, Any] | str:
+async def _answer(player: _Player, text: str, chain: _Chain) -> dict[str, Any] | str:
     """The answer to one message: a dict, or for a move the answer's JSON text at once."""
-    answer = await _answered(app, client, game_id, text, chain)
+    answer = await _answered(player, text, chain)
     if type(answer) is live.Position:
         chain.at = answer.at
         return answer_text("moves", answer)
@@ -264,8 +271,8 @@ async def _answer(app: Any, client: str, game_id: str, text: str, chain: _Chain)
     return answer  # type: ignore[return-value]
 
 
-async def _answered(app: Any, client: str, game_id: str, text: str,
-                    chain: _Chain) -> dict[str, Any] | live.Position:
+async def _answered(player: _Player, text: str, chain: _Chain) -> dict[str, Any] | live.Position:
+    app, client, game_id = player.app, player.client, player.game_id
     op = None
     try:
         try:
@@ -280,11 +287,11 @@ async def _answered(app: Any, client: str, game_id: str, text: str,
         if op == "moves" and _plain_moves(data):
             # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
             # written out) and, on SQLite, no thread (a move takes less than handing it to one)
-            commits = app.state.store.commits
-            if commits is None:
-                return await run_in_threadpool(_play_moves, app, client, game_id, data)
+            commits = player.commits
+            if commits is None:  # PostgreSQL, Redis: their drivers block, so a thread of our own
+                return await asyncio.get_running_loop().run_in_executor(_movers(), player.play, data)
             with commits:  # the moves of this turn of the loop share one commit
-                moved = _play_moves(app, client, game_id, data)
+                moved = player.play(data)
             await live.committed(commits, game_id)
             return moved
         model = _REQUESTS.get(op) if isinstance(op, str) else None
@@ -322,12 +329,37 @@ def _plain_moves(data: dict[str, Any]) -> bool:
             and type(data.get("skip_illegal", False)) is bool)
 
 
-def _play_moves(app: Any, client: str, game_id: str, data: dict[str, Any]) -> live.Position:
-    hit = count_move(app, client)  # on Redis: counted in the move's own round trip
-    state = app.state
-    return live.play(state.store, state.secret, game_id, token=data["token"], at=data["at"],
-                     moves=data["moves"], charge=replay_charge(app, client),
-                     skip_illegal=data.get("skip_illegal", False), hit=hit)
+#: The threads that play moves on a store whose driver blocks (PostgreSQL, Redis): as many as
+#: the store keeps connections for moves. Handing a move to a pool of our own through the event
+#: loop's executor costs about two thirds of anyio's ``run_in_threadpool`` (no limiter, no
+#: context copy; docs/deploy.md).
+_MOVERS: list[ThreadPoolExecutor] = []
+
+
+def _movers() -> ThreadPoolExecutor:
+    if not _MOVERS:
+        _MOVERS.append(ThreadPoolExecutor(MOVE_CONNECTIONS, thread_name_prefix="moves"))
+    return _MOVERS[0]
+
+
+class _Player:
+    """What each move of one socket needs, looked up once for the socket: a game's every key is a
+    move, and each lookup on ``app.state`` costs a call."""
+
+    __slots__ = ("app", "charge", "client", "commits", "game_id", "secret", "store")
+
+    def __init__(self, app: Any, client: str, game_id: str) -> None:
+        state = app.state
+        self.app, self.client, self.game_id = app, client, game_id
+        self.store, self.secret = state.store, state.secret
+        self.commits = self.store.commits
+        self.charge = replay_charge(app, client)
+
+    def play(self, data: dict[str, Any]) -> live.Position:
+        hit = count_move(self.app, self.client)  # on Redis: counted in the move's own round trip
+        return live.play(self.store, self.secret, self.game_id, token=data["token"], at=data["at"],
+                         moves=data["moves"], charge=self.charge,
+                         skip_illegal=data.get("skip_illegal", False), hit=hit)
 
 
 def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
