@@ -285,30 +285,40 @@ class DatabaseStore(LiveStore):
              hit: Hit | None = None) -> bool:
         if hit is not None:
             hit.count()
-        # SQLite keeps naive UTC text in SQLAlchemy's format; PostgreSQL takes the datetime
-        stale = now - self.TOUCH_EVERY
-        if self.sqlite:
-            stamp: object = _sqlite_time(now)
-            stale_stamp: object = _sqlite_time(stale)
-        else:
-            stamp, stale_stamp = now, stale
+        ms = _epoch_ms(now)
         position = _text(snapshot)
+        if not self.sqlite:
+            stale = now - self.TOUCH_EVERY
+            with self._connection() as conn:
+                cur = conn.cursor()
+                cur.execute(self._save_sql[0], (expected_at + len(added), position, stale, now, game_id,
+                                                expected_at, expected_at, added, ms))
+                done = cur.rowcount == 1
+                cur.close()
+            return done
+        # SQLite keeps naive UTC text in SQLAlchemy's format; ``touched_at`` to the second is enough
+        stale_stamp, stamp = _sqlite_stamps(ms // 1000)
         moved = (expected_at + len(added), position, stale_stamp, stamp, game_id, expected_at)
-        if self.sqlite and self.commits.here():  # type: ignore[union-attr]
-            return self._save_grouped(moved, (game_id, expected_at, added, _epoch_ms(now)))
-        with self._writer, self._connection() as conn:
-            cur = conn.cursor()
-            if self.sqlite:
-                update, append = self._save_sql
+        appended = (game_id, expected_at, added, ms)
+        if self.commits.here():  # type: ignore[union-attr]
+            return self._save_grouped(moved, appended)
+        update, append = self._save_sql
+        with self._writer:
+            conn = self._sqlite_connection()
+            try:
+                cur = conn.cursor()
                 cur.execute(update, moved)
                 done = cur.rowcount == 1
                 if done:
-                    cur.execute(append, (game_id, expected_at, added, _epoch_ms(now)))
+                    cur.execute(append, appended)
                 conn.commit()
-            else:
-                cur.execute(self._save_sql[0], (*moved, expected_at, added, _epoch_ms(now)))
-                done = cur.rowcount == 1
-            cur.close()
+                cur.close()
+            except BaseException as exc:
+                if self.commits.open_on(conn):  # type: ignore[union-attr]
+                    self.commits.fail(exc)  # type: ignore[union-attr]  # its moves fail with it
+                else:
+                    self._drop(conn)
+                raise
         return done
 
     def _save_grouped(self, moved: tuple[Any, ...], appended: tuple[Any, ...]) -> bool:
@@ -691,6 +701,26 @@ def _sqlite_time(moment: datetime) -> str:
     '2026-12-02 10:00:00.000123'
     """
     return moment.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
+
+
+#: The Unix second ``_sqlite_stamps`` made its texts for, and those texts.
+_stamps: tuple[int, tuple[str, str]] = (-1, ("", ""))
+
+
+def _sqlite_stamps(second: int) -> tuple[str, str]:
+    """``TOUCH_EVERY`` before the Unix ``second``, and that second, as SQLite keeps times: made
+    once a second (two ``_sqlite_time`` calls cost more than the rest of a save's Python).
+
+    >>> _sqlite_stamps(1764669600)
+    ('2026-12-02 09:00:00.000000', '2026-12-02 10:00:00.000000')
+    """
+    global _stamps
+    made, texts = _stamps
+    if made != second:
+        moment = datetime.fromtimestamp(second, UTC)
+        texts = (_sqlite_time(moment - DatabaseStore.TOUCH_EVERY), _sqlite_time(moment))
+        _stamps = (second, texts)
+    return texts
 
 
 def _epoch_ms(moment: datetime) -> int:
