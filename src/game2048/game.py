@@ -187,8 +187,13 @@ class Game:
         kept = list.__len__(history)
         reach = min(self.undos_left, len(history), kept)
         # one position more than undo reaches: last_tile slides from the one before the last move
-        tail = list(history[kept - min(kept, max(reach, 1)):])
-        self._history = _Tail(len(history) - len(tail), tail)
+        keep = min(kept, max(reach, 1))
+        if type(history) is _Tail:  # compacted before (a game kept between moves): trim in place
+            history.skipped += kept - keep
+            del history[:kept - keep]
+        else:
+            tail = list(history[kept - keep:])
+            self._history = _Tail(len(history) - len(tail), tail)
         del self._log[:-1]
 
     @classmethod

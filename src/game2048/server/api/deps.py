@@ -38,10 +38,11 @@ def count_move(app: FastAPI, client: str) -> Hit | None:
     ``count_request``), or, when the store can count it in the move's own round trip (Redis, the
     limits kept in the same Redis), a ``Hit`` for ``mover.play`` to hand to the store."""
     limiter = app.state.limiters["moves"]
-    store = app.state.store
-    if limiter.redis_url is not None and limiter.redis_url == getattr(store, "redis_url", None):
+    if not limiter.items:  # no move limit: nothing to count
+        return None
+    if limiter.redis_url is not None and limiter.redis_url == getattr(app.state.store, "redis_url", None):
         return Hit(limiter, "moves", client)
-    count_request(app, "moves", client)
+    too_many(limiter.check("moves", client))
     return None
 
 
@@ -70,14 +71,22 @@ def engine_check(app: FastAPI) -> Callable[[int, int, str], dict[str, Any]] | No
 def replay_charge(app: FastAPI, client: str) -> Callable[[], AbstractContextManager[None]]:
     """What a retry from far back costs: a replay, counted like a finish and measured against
     the client's CPU budget (``with charge(): ...replay...``)."""
+    return _Charge(app, client)
+
+
+class _Charge:
+    """``replay_charge``'s answer: made for every move, used only by a retry from far back."""
+
+    __slots__ = ("app", "client")
+
+    def __init__(self, app: FastAPI, client: str) -> None:
+        self.app, self.client = app, client
 
     @contextmanager
-    def charge() -> Iterator[None]:
-        count_request(app, "games", client)
-        with app.state.cpu_budget.spend(client, "retry"):
+    def __call__(self) -> Iterator[None]:
+        count_request(self.app, "games", self.client)
+        with self.app.state.cpu_budget.spend(self.client, "retry"):
             yield
-
-    return charge
 
 
 Db = Annotated[Session, Depends(session)]

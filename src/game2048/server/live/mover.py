@@ -155,9 +155,10 @@ def forget(game_id: str | None = None) -> None:
     _recent.forget(game_id)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Position:
-    """The answer to a move: where the game stands after it."""
+    """The answer to a move: where the game stands after it (read-only by use: not frozen, whose
+    ``__init__`` costs a move more than the rest of its answer)."""
 
     at: int
     board: list[list[int]]
