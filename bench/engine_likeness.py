@@ -84,17 +84,20 @@ KINDS = {
     "solver normal": solver("normal"),
     "solver strong": solver("strong"),
     "solver depth 1": solver(depth=1),
+    "solver learned": solver("learned"),  # the trained network, where its weights are installed
     "greedy engine": greedy,
     # strong non-engine play: must not be
     "solver + 10% other": noisy(solver("fast"), 0.10),
     "solver + 20% other": noisy(solver("fast"), 0.20),
     "solver + 30% other": noisy(solver("fast"), 0.30),
+    "learned + 10% other": noisy(solver("learned"), 0.10),
     "corner": corner,
     "corner + lookahead": corner_lookahead,
     "corner + 10% other": noisy(corner, 0.10),
     "corner + lookahead + 10% other": noisy(corner_lookahead, 0.10),
 }
-ENGINES = ("solver fast", "solver normal", "solver strong", "solver depth 1", "greedy engine")
+ENGINES = ("solver fast", "solver normal", "solver strong", "solver depth 1", "solver learned",
+           "greedy engine")
 
 
 def one(args):

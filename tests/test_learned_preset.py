@@ -7,12 +7,14 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
+from game2048 import Game
 from game2048.cli import app
 from game2048.rules import slide
 from game2048.solver import PLAYERS, analyse, best_move, learned
 from game2048.solver.learn import ntuple, shipped
 from game2048.solver.learn.play import pack
 from game2048.solver.learn.train import new_run, tables, train
+from game2048.solver.likeness import LEARNED, likeness
 
 BOARD = [[2, 4, 8, 16], [0, 2, 4, 8], [0, 0, 2, 4], [0, 0, 0, 2]]
 
@@ -85,3 +87,25 @@ def test_solve_plays_the_learned_preset(no_weights: None) -> None:
     assert "learned" in result.output
     refused = CliRunner().invoke(app, ["solve", "--preset", "cleverest", "--games", "1"])
     assert refused.exit_code == 2 and "learned" in refused.output
+
+
+def _learned_game(moves: int) -> str:
+    game = Game(4, 21)
+    while not game.over and len(game.log) < moves:
+        game.move(best_move(game.board, preset="learned"))
+    return game.log
+
+
+def test_the_engine_check_compares_4x4_games_with_the_network(playing: np.ndarray) -> None:
+    figures = likeness(4, 21, _learned_game(150))
+    assert set(LEARNED) <= set(figures["searches"])
+    assert figures["searches"]["learned"] == 1.0  # every move that mattered was the network's
+    assert "learned" not in likeness(3, 21, "LURDLURD")["searches"]  # 4x4 only
+
+
+def test_without_the_weights_the_engine_check_has_no_network_to_compare(no_weights: None) -> None:
+    game = Game(4, 21)
+    for _ in range(40):  # the first of left, down, right, up that moves
+        game.move(next(d for d in ("left", "down", "right", "up") if slide(game.board, d)[0] != game.board))
+    figures = likeness(4, 21, game.log)
+    assert figures["moves"] == 40 and not set(LEARNED) & set(figures["searches"])

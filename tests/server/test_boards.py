@@ -301,6 +301,26 @@ def test_an_engine_that_searches_less_deep_is_held_off_the_players_board_too(api
     assert figures["agreement"] < 0.96  # the solver's own moves alone would not have caught it
 
 
+def test_an_undeclared_bot_playing_the_learned_preset_is_held_off_the_players_board(api):
+    """The trained network plays moves of its own (a game of it agrees with the heuristic's on
+    about 40 % of the positions that matter): where the server has the weights, the check
+    compares games with the network's own searches too."""
+    from game2048.solver import best_move, learned
+    from game2048.solver.learn.train import new_run, train
+
+    run = new_run(seed=11)
+    train(run, max_games=1500, log=None)
+    learned.use_network(run.weights)
+    try:
+        played, done = engine_game(api, 4, 500, lambda b: best_move(b, preset="learned"), "3131" * 8)
+    finally:
+        learned.use_network(None)
+    figures = api.stored(played.issued["id"])["likeness"]
+    assert done["board"] == "engines" and figures["engine"] == "learned", figures
+    assert figures["agreement"] < 0.96  # the heuristic's moves alone would not have caught it
+    assert board(api, "players", 4) == []
+
+
 def test_solver_moves_mixed_with_a_quarter_of_random_moves_reach_the_players_board(api):
     import random
 

@@ -64,8 +64,10 @@ def network() -> np.ndarray | None:
         return _weights
 
 
-def analyse(board: Sequence[Sequence[int]]) -> tuple[Direction | None, dict[str, float]] | None:
-    """The network's direction and each legal direction's value, or None where it cannot play."""
+def analyse(board: Sequence[Sequence[int]],
+            ply: int = PLY) -> tuple[Direction | None, dict[str, float]] | None:
+    """The network's direction and each legal direction's value at ``ply`` (1 to 3; the preset
+    plays ``PLY``), or None where it cannot play."""
     if len(board) != 4:
         return None
     weights = network()
@@ -81,7 +83,7 @@ def analyse(board: Sequence[Sequence[int]]) -> tuple[Direction | None, dict[str,
         return None
     slide, points = tables()
     out = np.empty(4, dtype=np.float64)
-    ntuple.move_values(weights, b, PLY, slide, points, out)
+    ntuple.move_values(weights, b, ply, slide, points, out)
     scores = {DIRECTIONS[d]: float(v) for d, v in enumerate(out) if v > -math.inf}
     if not scores:
         return None, {}

@@ -10,9 +10,10 @@ review's words): engines next to never make one, people and noisy play do.
 The rule (``engine_like``) flags a game whose agreement on the positions that
 matter is at least ``AGREEMENT`` and whose slips are at most ``SLIPS`` of its
 moves, over at least ``MIN_MATTERING`` positions that matter. An engine that
-searches otherwise (``SEARCHES``: deeper, one spawn ahead, or greedy; and
-``DEEP``, the deepest preset, for a game that already plays much like one of
-them) plays
+searches otherwise (``SEARCHES``: deeper, one spawn ahead, or greedy; on 4x4,
+where its weights are installed, the trained network's searches, ``LEARNED``;
+and ``DEEP``, the deepest preset, for a game that already plays much like one
+of them) plays
 other moves than ``CHECK_PRESET``, with slips of its own by that measure: on
 the same positions the game is also compared with each of them, and playing
 one's moves on ``SEARCH_AGREEMENT`` of the positions that matter flags it
@@ -33,6 +34,7 @@ from typing import Any
 from ..record import positions
 from ..rules import DIRECTION_OF_LETTER, UNDO_LETTER
 from ..spawn import Seed
+from . import learned
 from .review import board_weight
 from .search import analyse
 
@@ -59,6 +61,12 @@ SEARCH_AGREEMENT = 0.97
 #: of ``SUSPECT`` with ``CHECK_PRESET`` or with one of ``SEARCHES``): it costs tens of ms a position.
 DEEP = {"strong": {"preset": "strong", "threads": 1}}
 SUSPECT = 0.85
+#: The trained network's searches (``solver.learned``), compared on 4x4 where its weights are
+#: installed: the ``learned`` preset, and the network one and two moves deep (its moves are its
+#: own: a game of the preset agrees with ``CHECK_PRESET`` on about 40 % of the positions that
+#: matter, so only this comparison catches it). Asked only where the choice matters, they add
+#: about half to the check's cost (the preset takes about twice ``CHECK_PRESET``'s time a position).
+LEARNED = {"learned": 3, "learned 2-ply": 2, "learned 1-ply": 1}
 
 
 def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
@@ -67,7 +75,8 @@ def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
     positions where the choice matters, the share of them where the best move was played
     (``agreement``), and the share of moves with a choice that lost ``SLIP`` or more (``slips``)."""
     moves = choices = mattering = agreed = slipped = 0
-    alike = dict.fromkeys(SEARCHES, 0)
+    networked = size == 4 and learned.network() is not None
+    alike = dict.fromkeys([*SEARCHES, *(LEARNED if networked else ())], 0)
     kept: list[tuple[list[list[int]], str]] = []  # the positions that matter and the move played there
     for i, game in positions(size, seed, log, start=start_board):
         if i >= len(log) or log[i] == UNDO_LETTER:
@@ -89,11 +98,15 @@ def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
         kept.append((game.board, played))
         for name, search in SEARCHES.items():
             alike[name] += _plays_like(game.board, played, search)
+        if networked:
+            for name, ply in LEARNED.items():
+                alike[name] += _plays_like_network(game.board, played, ply)
     agreement = agreed / mattering if mattering else 0.0
     slips = slipped / choices if choices else 0.0
     searches = {name: round(n / mattering, 4) if mattering else 0.0 for name, n in alike.items()}
     engine = _engine(mattering, agreement, slips, searches)
-    if engine is None and mattering >= MIN_MATTERING and max(agreement, *searches.values()) >= SUSPECT:
+    near = max(agreement, *(searches[name] for name in SEARCHES))  # the heuristic's: strong is one
+    if engine is None and mattering >= MIN_MATTERING and near >= SUSPECT:
         for name, search in DEEP.items():  # not caught yet, but close: the costly comparison
             searches[name] = round(sum(_plays_like(b, d, search) for b, d in kept) / mattering, 4)
         engine = _engine(mattering, agreement, slips, searches)
@@ -114,6 +127,16 @@ def _plays_like(board: list[list[int]], played: str, search: dict[str, Any]) -> 
     """Whether ``played`` is the move (or one of the tied moves) ``search`` picks on ``board``."""
     _, theirs = analyse(board, **search)
     return theirs.get(played, -math.inf) >= max(theirs.values()) - 1e-9
+
+
+def _plays_like_network(board: list[list[int]], played: str, ply: int) -> bool:
+    """Whether ``played`` is the trained network's move (or one of its tied moves) at ``ply``; a
+    position it cannot play (a tile past 32768) counts as not."""
+    answer = learned.analyse(board, ply)
+    if not answer or not answer[1]:
+        return False
+    values = answer[1]
+    return values.get(played, -math.inf) >= max(values.values()) - 1e-9
 
 
 def engine_like(mattering: int, agreement: float, slips: float) -> bool:
