@@ -30,3 +30,64 @@ def test_hint_on_a_stuck_board_is_null(client):
 def test_hint_refuses_what_is_not_a_board(client, body):
     r = client.post("/api/hint", json=body)
     assert r.status_code == 422 and set(r.json()) == {"error"}, r.text
+
+
+
+@pytest.fixture(scope="module")
+def network():  # type: ignore[no-untyped-def]
+    """A network after 600 training games, played by the learned preset while a test holds it."""
+    from game2048.solver.learn.train import new_run, train
+
+    run = new_run(seed=13)
+    train(run, max_games=600, log=None)
+    return run.weights
+
+
+@pytest.fixture
+def heuristic(monkeypatch):  # type: ignore[no-untyped-def]
+    """The heuristic's searches the hint asks for, each answered ``up`` at once."""
+    from game2048.solver import search
+
+    asked: list[dict[str, object]] = []
+
+    def analyse(board, **kwargs):  # type: ignore[no-untyped-def]
+        asked.append({"size": len(board), **kwargs})
+        return "up", {"up": 1.0}
+
+    monkeypatch.setattr(search, "analyse", analyse)
+    return asked
+
+
+BOARD4 = [[2, 4, 8, 16], [0, 2, 4, 8], [0, 0, 2, 4], [0, 0, 0, 2]]
+BOARD3 = [[2, 4, 0], [0, 2, 0], [0, 0, 8]]
+
+
+def test_on_4x4_the_hint_is_the_networks_move_where_its_weights_are_there(client, network, heuristic):
+    from game2048.solver import learned
+
+    learned.use_network(network)
+    try:
+        answer = client.post("/api/hint", json={"size": 4, "board": BOARD4}).json()
+        assert (answer["move"], answer["scores"]) == learned.analyse(BOARD4) and heuristic == []
+        three = client.post("/api/hint", json={"size": 3, "board": BOARD3}).json()  # 4x4 only
+        assert three == {"move": "up", "scores": {"up": 1.0}}
+        assert heuristic == [{"size": 3, "time_limit": client.app.state.settings.hint_time}]
+    finally:
+        learned.use_network(None)
+
+
+def test_without_the_weights_the_hint_is_the_heuristics(client, monkeypatch, heuristic):
+    from game2048.solver import learned
+    from game2048.solver.learn import shipped
+
+    def missing(*_args, **_kwargs):  # type: ignore[no-untyped-def]
+        raise shipped.NotInstalled("no shipped weights (as on a machine without them)")
+
+    monkeypatch.setattr(shipped, "open_mapped", missing)
+    learned.use_network(None)
+    try:
+        answer = client.post("/api/hint", json={"size": 4, "board": BOARD4}).json()
+        assert answer == {"move": "up", "scores": {"up": 1.0}}
+        assert heuristic == [{"size": 4, "time_limit": client.app.state.settings.hint_time}]
+    finally:
+        learned.use_network(None)

@@ -13,10 +13,10 @@ from . import mover
 
 def hint_through_game(state: Any, client: str, game_id: str, *, token: str, at: int) -> mover.Hinted:
     """The solver's move for game ``game_id`` at log length ``at``; ``state`` is the app's state."""
-    from ...solver import analyse
+    from ...solver import hint
 
     def solve(board: list[list[int]]):  # type: ignore[no-untyped-def]
         with state.hint_budget.spend(client, "hint"):
-            return analyse(board, time_limit=state.settings.hint_time)
+            return hint(board, state.settings.hint_time)
 
     return mover.hint(state.store, state.secret, game_id, token=token, at=at, solve=solve)

@@ -16,7 +16,7 @@ router = APIRouter(prefix="/api")
 def hint(body: HintIn, request: Request, client: Client) -> HintOut:
     """The solver's move for a position, and its score for every legal direction."""
     from ....game import Game
-    from ....solver import analyse
+    from ....solver import hint as solver_hint
 
     if len(body.board) != body.size:
         raise ClientError(422, f"a board of size {body.size} needs {body.size} rows, got {len(body.board)}")
@@ -25,5 +25,5 @@ def hint(body: HintIn, request: Request, client: Client) -> HintOut:
     except ValueError as exc:
         raise ClientError(422, f"not a board: {exc}") from None
     with request.app.state.hint_budget.spend(client, "hint"):
-        move, scores = analyse(body.board, time_limit=request.app.state.settings.hint_time)
+        move, scores = solver_hint(body.board, request.app.state.settings.hint_time)
     return HintOut(move=move, scores=scores)  # type: ignore[arg-type]
