@@ -32,6 +32,8 @@ from .spawn import Draw, draw, draw_secret
 #: distinct rows than this; 5x5 and 6x6 have far more, and a long-lived server
 #: must not grow without bound.
 MEMO_LIMIT = 1 << 18
+#: Whole boards' JSON texts kept (``Tables.values_json``): a few megabytes at most.
+BOARD_TEXTS = 1 << 14
 
 
 class _Memo:
@@ -41,17 +43,18 @@ class _Memo:
     exact dict, not of a subclass) and fall back to ``get`` on a KeyError.
     """
 
-    __slots__ = ("d", "fn")
+    __slots__ = ("d", "fn", "limit")
 
-    def __init__(self, fn: Callable[[Any], Any]) -> None:
+    def __init__(self, fn: Callable[[Any], Any], limit: int = MEMO_LIMIT) -> None:
         self.d: dict[Any, Any] = {}
         self.fn = fn
+        self.limit = limit
 
     def get(self, key: Hashable) -> Any:
         try:
             return self.d[key]
         except KeyError:
-            if len(self.d) >= MEMO_LIMIT:
+            if len(self.d) >= self.limit:
                 self.d.clear()
             value = self.d[key] = self.fn(key)
             return value
@@ -89,6 +92,7 @@ class Tables:
         # or as the text of those lists, costs one look-up a row
         self.row_values = _Memo(lambda row: [1 << e if e else 0 for e in self.unpack_row(row)])
         self.row_json = _Memo(lambda row: "[" + ",".join(map(str, self.row_values.get(row))) + "]")
+        self.board_json = _Memo(self._values_json, BOARD_TEXTS)
         #: per direction (up, down, left, right): board -> (board, points), no spawn
         self.movers = tuple(self._mover(d) for d in range(4))
         #: per generator (``spawn.draw``, ``spawn.draw_secret``), per direction:
@@ -163,7 +167,15 @@ class Tables:
         return rows
 
     def values_json(self, board: int) -> str:
-        """``values(board)`` as compact JSON text (``json.dumps(..., separators=(",", ":"))``)."""
+        """``values(board)`` as compact JSON text (``json.dumps(..., separators=(",", ":"))``).
+        A server writes each board's text again with the next few moves' snapshots (undo's
+        positions), so recent boards' texts are kept (``BOARD_TEXTS``)."""
+        try:
+            return self.board_json.d[board]
+        except KeyError:
+            return self.board_json.get(board)
+
+    def _values_json(self, board: int) -> str:
         rm, get, memo = self.row_mask, self.row_json.d, self.row_json
         rows = []
         for s in self.shifts:

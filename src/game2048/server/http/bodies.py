@@ -29,7 +29,7 @@ class Unreadable(ValueError):
 def _number(text: str) -> float:
     if len(text) > MAX_DIGITS:
         raise Unreadable(f"a number in the body has {len(text)} characters; at most {MAX_DIGITS} are read")
-    return float(text) if any(c in text for c in ".eE") else int(text)
+    return float(text) if "." in text or "e" in text or "E" in text else int(text)
 
 
 def _constant(name: str) -> float:
