@@ -216,11 +216,16 @@ class DatabaseStore(LiveStore):
         try:
             yield conn
         except BaseException as exc:
-            if self.commits.open_on(conn):  # type: ignore[union-attr]
-                self.commits.fail(exc)  # type: ignore[union-attr]  # its moves fail with it
-            else:
-                self._drop(conn)
+            self._failed(conn, exc)
             raise
+
+    def _failed(self, conn: Any, exc: BaseException) -> None:
+        """A statement on this thread's SQLite connection failed: the open batch on it fails with it
+        (all its moves), or, with none open, the connection is let go."""
+        if self.commits.open_on(conn):  # type: ignore[union-attr]
+            self.commits.fail(exc)  # type: ignore[union-attr]
+        else:
+            self._drop(conn)
 
     def _sqlite_connection(self) -> Any:
         conn = getattr(self._own, "conn", None)
@@ -314,10 +319,7 @@ class DatabaseStore(LiveStore):
                 conn.commit()
                 cur.close()
             except BaseException as exc:
-                if self.commits.open_on(conn):  # type: ignore[union-attr]
-                    self.commits.fail(exc)  # type: ignore[union-attr]  # its moves fail with it
-                else:
-                    self._drop(conn)
+                self._failed(conn, exc)
                 raise
         return done
 
