@@ -713,7 +713,7 @@ def _sqlite_stamps(second: int) -> tuple[str, str]:
     """``TOUCH_EVERY`` before the Unix ``second``, and that second, as SQLite keeps times: made
     once a second (two ``_sqlite_time`` calls cost more than the rest of a save's Python).
 
-    >>> _sqlite_stamps(1764669600)
+    >>> _sqlite_stamps(1796205600)
     ('2026-12-02 09:00:00.000000', '2026-12-02 10:00:00.000000')
     """
     global _stamps
