@@ -113,7 +113,53 @@ MESSAGE = json.dumps({"op": "moves", "token": "0" * 36, "at": 123, "moves": "L"}
 
 
 class EchoSocket:
-    """One socket to the echo, opened (and a first message answered) before the count starts."""
+    """One socket to the echo, opened (and a first message answered) before the count starts.
+
+    Paced like a game's socket: before each message it chooses a move with the same solver on a
+    game of its own, as ``GameSocket`` does on the server's board, so both servers see messages
+    arrive at the same rate. A server's CPU per message depends on that rate (a message that
+    finds the loop asleep costs it a wake-up; back-to-back messages share one), so an echo sent
+    as fast as it answers is a floor no paced client sees. ``UnpacedEchoSocket`` is that one."""
+
+    async def open(self, port: int) -> None:
+        from websockets.asyncio.client import connect
+
+        from game2048.solver import best_move
+
+        self.best_move, self.games = best_move, 0
+        self.game = self.new_game()
+        self.ws = await connect(f"ws://127.0.0.1:{port}/echo", compression=None)
+        await self.play(1)
+
+    async def play(self, moves: int) -> int:
+        for _ in range(moves):
+            direction = self.think()
+            await self.ws.send(json.dumps({"op": "moves", "token": "0" * 43, "at": 123,
+                                           "moves": NAMES[direction]}))
+            json.loads(await self.ws.recv())
+        return moves
+
+    def new_game(self):  # type: ignore[no-untyped-def]
+        from game2048 import Game
+
+        self.games += 1
+        return Game(4, self.games)
+
+    def think(self) -> str:
+        """The next move of the socket's own game (a new game when it ends), as a player would."""
+        direction = self.best_move(self.game.board, preset="fast")
+        if direction is None:
+            self.game = self.new_game()
+            direction = self.best_move(self.game.board, preset="fast")
+        self.game.move(direction)
+        return direction  # type: ignore[no-any-return]
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+class UnpacedEchoSocket(EchoSocket):
+    """The echo as fast as it answers: each message sent as soon as the last answer is in."""
 
     async def open(self, port: int) -> None:
         from websockets.asyncio.client import connect
@@ -126,9 +172,6 @@ class EchoSocket:
             await self.ws.send(MESSAGE)
             await self.ws.recv()
         return moves
-
-    async def close(self) -> None:
-        await self.ws.close()
 
 
 class GameSocket:
@@ -375,6 +418,8 @@ def main() -> None:
                         help="then pad the stored log to this many letters and play --window more moves")
     parser.add_argument("--durability", choices=("process", "disk"), default="process",
                         help="GAME2048_MOVE_DURABILITY of the game server")
+    parser.add_argument("--unpaced-echo", action="store_true",
+                        help="send the echo's messages back to back, unpaced (the earlier floor)")
     parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
                                              "default: limits off")
     args = parser.parse_args()
@@ -391,7 +436,8 @@ def main() -> None:
         ratios = []
         try:
             for _ in range(args.rounds):
-                echo = measure(echo_proc.pid, EchoSocket, echo_port, args.sockets, args.moves)
+                echo = measure(echo_proc.pid, UnpacedEchoSocket if args.unpaced_echo else EchoSocket,
+                               echo_port, args.sockets, args.moves)
                 store0 = store_cpu(args.store_pid)
                 served = measure(proc.pid, GameSocket, port, args.sockets, args.moves)
                 store = (store_cpu(args.store_pid) - store0) / (args.sockets * args.moves)
