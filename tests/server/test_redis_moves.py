@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
-import redis
+import redis.asyncio.connection
 from fastapi.testclient import TestClient
 
 from game2048.server import create_app
@@ -29,20 +29,30 @@ CLIENT = "testclient"
 
 
 class RoundTrips:
-    """Every command (or pipeline) a redis-py connection sends: one round trip each."""
+    """Every command (or pipeline) a redis-py connection sends, blocking or asyncio (a socket's
+    move saves from the event loop): one round trip each."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.sent: list[bytes] = []
         self._lock = threading.Lock()
         real = redis.connection.AbstractConnection.send_packed_command
+        real_async = redis.asyncio.connection.AbstractConnection.send_packed_command
 
-        def send(conn, command, check_health=True):  # type: ignore[no-untyped-def]
+        def note(command) -> None:  # type: ignore[no-untyped-def]
             first = command if isinstance(command, bytes) else b"".join(command[:1])
             with self._lock:
                 self.sent.append(first[:80])
+
+        def send(conn, command, check_health=True):  # type: ignore[no-untyped-def]
+            note(command)
             return real(conn, command, check_health)
 
+        async def send_async(conn, command, check_health=True):  # type: ignore[no-untyped-def]
+            note(command)
+            return await real_async(conn, command, check_health)
+
         monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", send)
+        monkeypatch.setattr(redis.asyncio.connection.AbstractConnection, "send_packed_command", send_async)
 
     def during(self, action) -> list[bytes]:  # type: ignore[no-untyped-def]
         start = len(self.sent)
@@ -101,11 +111,14 @@ def test_a_socket_move_is_one_round_trip_with_its_count(limited_redis_app, monke
 
         first = trips.during(move)  # the game is not in this worker's memory yet: a read, then the save
         assert len(first) == 2
+        # then saved from the event loop: its first save opens that loop's connection
+        second = trips.during(move)
+        assert all(any(word in c for word in (b"HELLO", b"CLIENT", b"SELECT")) for c in second[:-1]), second
         for _ in range(10):
             sent = trips.during(move)
             assert len(sent) == 1 and sent[0].startswith(b"*"), sent  # one EVALSHA: the move and its count
     # every move counted once, in the limits' own list (the keys the limiter reads)
-    assert store.redis.llen(_count_key("1000/minute")) == 11
+    assert store.redis.llen(_count_key("1000/minute")) == 12
     assert api.state(played.issued).json()["log"] == played.log
 
 
@@ -192,3 +205,76 @@ def test_a_hit_counts_once_whoever_counts_it(limited_redis_app):  # type: ignore
     hit.count()
     assert hit.counted and app.state.store.redis.llen(_count_key("1000/minute")) == 1
 
+
+
+# -- a socket's move on the Redis store is saved from the event loop (``mover.play_kept``) -----------
+
+def _socket_move(ws, played: Played, letter: str | None = None) -> dict:  # type: ignore[no-untyped-def]
+    letter = letter or next_move(played.board)
+    ws.send_json({"op": "moves", "token": played.issued["token"], "at": played.at, "moves": letter})
+    answer = ws.receive_json()
+    if "status" not in answer:
+        played.log += letter
+        played.answers.append(answer)
+    return answer
+
+
+def test_a_kept_game_is_moved_from_the_event_loop_without_a_thread(limited_redis_app, monkeypatch):  # type: ignore[no-untyped-def]
+    from game2048.server.live import socket
+
+    app = limited_redis_app("1000/minute")
+    api = Api(TestClient(app))
+    played = Played(api.start(4))
+    with api.client.websocket_connect(f"/api/games/{played.issued['id']}/play") as ws:
+        assert "status" not in _socket_move(ws, played)  # read from the store: in a thread
+
+        def no_thread():  # type: ignore[no-untyped-def]
+            raise AssertionError("a kept game's move went to a thread")
+
+        monkeypatch.setattr(socket, "_movers", no_thread)
+        for _ in range(8):
+            answer = _socket_move(ws, played)
+            assert "status" not in answer, answer
+    assert app.state.store.redis.llen(_count_key("1000/minute")) == 9  # each move counted once
+    assert api.state(played.issued).json()["log"] == played.log
+
+
+def test_past_the_limit_a_kept_games_socket_move_is_refused_and_stores_nothing(limited_redis_app):  # type: ignore[no-untyped-def]
+    app = limited_redis_app("3/minute")
+    api = Api(TestClient(app))
+    played = Played(api.start(4))
+    with api.client.websocket_connect(f"/api/games/{played.issued['id']}/play") as ws:
+        for _ in range(3):
+            assert "status" not in _socket_move(ws, played)
+        refused = _socket_move(ws, played)
+        assert refused["status"] == 429 and refused["code"] == "rate_limited"
+        assert 1 <= refused["retry_after"] <= 60
+    assert app.state.store.load(played.issued["id"], log=False).at == 3
+    assert app.state.store.redis.llen(_count_key("3/minute")) == 3
+
+
+def test_a_move_made_meanwhile_by_another_worker_is_not_overwritten(limited_redis_app):  # type: ignore[no-untyped-def]
+    """The socket's worker keeps the game at ``at``; another worker moves it on; the socket's next
+    move from ``at`` fails the store's compare-and-set and is answered from the store: a fork."""
+    app = limited_redis_app("0")
+    other = limited_redis_app("0")
+    other.state.store.PREFIX = app.state.store.PREFIX  # one Redis, one game: two workers
+    api, elsewhere = Api(TestClient(app)), Api(TestClient(other))
+    played = Played(api.start(4))
+    with api.client.websocket_connect(f"/api/games/{played.issued['id']}/play") as ws:
+        for _ in range(3):
+            assert "status" not in _socket_move(ws, played)  # kept in this worker's memory
+        theirs = next_move(played.board)
+        assert elsewhere.moves(played.issued, played.at, theirs).status_code == 200
+        mine = next(x for x in "LDRU" if x != theirs and _legal(played.board, x))
+        answer = _socket_move(ws, played, mine)
+        assert answer["status"] == 409 and answer["code"] == "forked", answer
+    stored = app.state.store.load(played.issued["id"])
+    assert stored.at == 4 and stored.log == played.log + theirs
+
+
+def _legal(board: list[list[int]], letter: str) -> bool:
+    from game2048 import slide
+
+    direction = {"U": "up", "D": "down", "L": "left", "R": "right"}[letter]
+    return slide(board, direction)[0] != board

@@ -96,6 +96,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.warming.closed = True
         await asyncio.to_thread(review_queue.stop)
         await asyncio.to_thread(app.state.checks.stop)
+        await app.state.store.aclose()
         app.state.store.close()
         gc.unfreeze()  # a process that builds apps again (the tests) lets the collector see it all again
 

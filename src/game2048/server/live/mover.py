@@ -406,13 +406,7 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
                 raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
                                        "fork (undo is the only way back)", code="forked")
             new = moves[len(played):]  # a retry that goes on past what was played
-        if live.at + len(new) > MAX_LOG:
-            raise ClientError(409, f"this game has reached the longest log kept ({MAX_LOG} moves and undos); "
-                                   "finish it", code="log_full", fields={"max": MAX_LOG})
-        deadline = deadline_for(live.mode, live.day)
-        if deadline is not None and now > deadline:
-            raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
-                                   "finish it to rank the position it reached", code="day_over")
+        _extendable(live, new, now)
         # the metric's clock is the wall's: a thread's CPU clock costs more to read (a system call,
         # 6 us to over 100 us on a busy machine) than the rest of a move's bookkeeping
         started = perf_counter()
@@ -436,17 +430,73 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
         tile = game.last_tile()
         # the count, if not made yet, in the same round trip as the move
         if store.save(live.id, live.at, new, _stored(game, tile), now, hit=_uncounted(hit)):
-            at = live.at + len(new)
-            answer = Position(at, game.board, game.score, game.over, game.won, game.undos_left,
-                              game.ranked and not live.helped, tile, live.helped,
-                              new if skip_illegal else None, tiles if skip_illegal else None,
-                              game.board_json())
-            # kept as the store now has it; the position is the kept game's (see ``_Recent``)
-            live.at, live.log, live.snapshot = at, "", _IN_MEMORY
-            _recent.put(live, game)
-            metrics.count_moves(len(new), perf_counter() - started)
-            return answer
+            return _saved(live, game, new, tiles if skip_illegal else None, tile, skip_illegal, started)
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
+
+
+def _extendable(live: Live, new: str, now: datetime) -> None:
+    """ClientError (409) if ``new`` letters may not be added to the game now: its log is full, or
+    it is a daily game whose day is over."""
+    if live.at + len(new) > MAX_LOG:
+        raise ClientError(409, f"this game has reached the longest log kept ({MAX_LOG} moves and undos); "
+                               "finish it", code="log_full", fields={"max": MAX_LOG})
+    deadline = deadline_for(live.mode, live.day)
+    if deadline is not None and now > deadline:
+        raise ClientError(409, "this daily game's day is over: moves are no longer accepted; "
+                               "finish it to rank the position it reached", code="day_over")
+
+
+def _saved(live: Live, game: Game, new: str, tiles: list[tuple[int, int, int] | None] | None,
+           tile: tuple[int, int, int] | None, skip_illegal: bool, started: float) -> Position:
+    """The answer to ``new`` letters the store has just saved; the game is kept in memory as the
+    store now has it (the position is the kept game's, see ``_Recent``)."""
+    at = live.at + len(new)
+    answer = Position(at, game.board, game.score, game.over, game.won, game.undos_left,
+                      game.ranked and not live.helped, tile, live.helped,
+                      new if skip_illegal else None, tiles, game.board_json())
+    live.at, live.log, live.snapshot = at, "", _IN_MEMORY
+    _recent.put(live, game)
+    metrics.count_moves(len(new), perf_counter() - started)
+    return answer
+
+
+async def play_kept(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, moves: str,
+                    skip_illegal: bool = False, hit: Hit | None = None,
+                    now: datetime | None = None) -> Position | None:
+    """``play`` on the event loop, for a store that saves without a thread (``store.saves_async``)
+    and a game this process keeps in memory at ``at``: a socket's usual move, which then needs no
+    read and one ``save_async``. None where it cannot answer so (the game not kept here, letters
+    or moves the rules refuse, a log full or a day over, another worker's move meanwhile): ``play``
+    answers those, reading the store, as it would have from the start. A store error or a refused
+    count (429) is raised as by ``play``; the game kept was taken out, so the next move reads the
+    store."""
+    if not (1 <= len(moves) <= MAX_MOVES and _LETTERS.issuperset(moves)) or at < 0:
+        return None
+    if not _tokens.check(secret, game_id, token):
+        return None
+    kept = _recent.take(game_id, at)
+    if kept is None:
+        return None
+    live, game = kept
+    now = now or utc_now()
+    try:
+        _extendable(live, moves, now)
+    except ClientError:
+        return None
+    started = perf_counter()
+    tiles = None
+    if skip_illegal:
+        new, tiles = _skipping(game, moves)
+        if not new:
+            return None
+    elif game.play(moves) == len(moves):
+        new = moves
+    else:
+        return None
+    tile = game.last_tile()
+    if not await store.save_async(live.id, live.at, new, _stored(game, tile), now, hit=_uncounted(hit)):
+        return None
+    return _saved(live, game, new, tiles, tile, skip_illegal, started)
 
 
 async def committed(commits: GroupCommit, game_id: str) -> None:

@@ -66,6 +66,7 @@ from ..http.bodies import Unreadable, read_json
 from ..http.channel import channel
 from ..limits.address import client_address
 from ..limits.connections import address_key
+from ..limits.rate import Hit
 from ..records.records import check_name, could_be_game_id
 from . import mover as live
 from .hints import hint_through_game
@@ -288,12 +289,22 @@ async def _answered(player: _Player, text: str, chain: _Chain) -> dict[str, Any]
             # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
             # written out) and, on SQLite, no thread (a move takes less than handing it to one)
             commits = player.commits
-            if commits is None:  # PostgreSQL, Redis: their drivers block, so a thread of our own
-                return await asyncio.get_running_loop().run_in_executor(_movers(), player.play, data)
-            with commits:  # the moves of this turn of the loop share one commit
-                moved = player.play(data)
-            await live.committed(commits, game_id)
-            return moved
+            if commits is not None:
+                with commits:  # the moves of this turn of the loop share one commit
+                    moved = player.play(data, player.count())
+                await live.committed(commits, game_id)
+                return moved
+            hit = None
+            if player.on_loop:  # Redis: a game kept here is saved from the loop, no thread
+                hit = player.count()
+                kept = await live.play_kept(player.store, player.secret, game_id, token=data["token"],
+                                            at=data["at"], moves=data["moves"],
+                                            skip_illegal=data.get("skip_illegal", False), hit=hit)
+                if kept is not None:
+                    return kept
+            # PostgreSQL, and what play_kept leaves: the drivers block, so a thread of our own
+            return await asyncio.get_running_loop().run_in_executor(_movers(), player.play, data, hit,
+                                                                    player.on_loop)
         model = _REQUESTS.get(op) if isinstance(op, str) else None
         if model is None:
             op = op if isinstance(op, str) and len(op) <= 16 else None
@@ -346,7 +357,7 @@ class _Player:
     """What each move of one socket needs, looked up once for the socket: a game's every key is a
     move, and each lookup on ``app.state`` costs a call."""
 
-    __slots__ = ("app", "charge", "client", "commits", "game_id", "secret", "store")
+    __slots__ = ("app", "charge", "client", "commits", "game_id", "on_loop", "secret", "store")
 
     def __init__(self, app: Any, client: str, game_id: str) -> None:
         state = app.state
@@ -354,9 +365,22 @@ class _Player:
         self.store, self.secret = state.store, state.secret
         self.commits = self.store.commits
         self.charge = replay_charge(app, client)
+        # moves played from the event loop (``mover.play_kept``): a store that saves without a
+        # thread, and a move count that needs no round trip of its own (none, in this process, or
+        # in the store's own round trip)
+        limiter = state.limiters["moves"]
+        self.on_loop = self.store.saves_async and (
+            not limiter.items or limiter.redis_url is None
+            or limiter.redis_url == getattr(self.store, "redis_url", None))
 
-    def play(self, data: dict[str, Any]) -> live.Position:
-        hit = count_move(self.app, self.client)  # on Redis: counted in the move's own round trip
+    def count(self) -> Hit | None:
+        """Count the move (``api.deps.count_move``): on Redis, a ``Hit`` the store's save makes."""
+        return count_move(self.app, self.client)
+
+    def play(self, data: dict[str, Any], hit: Hit | None = None, counted: bool = True) -> live.Position:
+        """``mover.play`` with the move's count ``hit`` (``counted=False``: count it now, first)."""
+        if not counted:
+            hit = self.count()
         return live.play(self.store, self.secret, self.game_id, token=data["token"], at=data["at"],
                          moves=data["moves"], charge=self.charge,
                          skip_illegal=data.get("skip_illegal", False), hit=hit)
