@@ -162,9 +162,11 @@ class DatabaseStore(LiveStore):
 
     A move is one compare-and-set UPDATE of the row's ``at`` and position plus
     one INSERT of its letters, in one transaction (on PostgreSQL one statement,
-    so one round trip; on SQLite the moves a socket saves during one turn of the
-    event loop share one transaction, ``commits``). ``touched_at`` (indexed, for the idle purge) is written
-    at most once an hour, so PostgreSQL can update the row in place (HOT).
+    so one round trip, sent from the event loop for a socket's move on a game
+    kept here, ``save_async``; on SQLite the moves a socket saves during one
+    turn of the event loop share one transaction, ``commits``). ``touched_at``
+    (indexed, for the idle purge) is written at most once an hour, so PostgreSQL
+    can update the row in place (HOT).
     Loading and saving go to the driver directly, on a connection each thread
     keeps: they are the hot path, and the pool's and SQLAlchemy's bookkeeping
     cost more than the database work itself.
@@ -205,6 +207,15 @@ class DatabaseStore(LiveStore):
                                         pool_pre_ping=False, pool_reset_on_return=None,
                                         isolation_level="AUTOCOMMIT")
             event.listen(self._moves, "connect", _moves_session_on_disk if self.to_disk else _moves_session)
+            # a socket's move on a game kept here is saved from the event loop (``save_async``)
+            from ..storage.db import STORE_TIMEOUT
+            from .async_pg import MovePool
+
+            self.saves_async = True
+            self._async_moves = MovePool(
+                engine.url.set(drivername="postgresql").render_as_string(hide_password=False),
+                f"SET synchronous_commit TO {'ON' if self.to_disk else 'OFF'}", MOVE_CONNECTIONS,
+                STORE_TIMEOUT)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[Any]:
@@ -334,6 +345,21 @@ class DatabaseStore(LiveStore):
                 self._failed(conn, exc)
                 raise
         return done
+
+    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+                         now: datetime, hit: Hit | None = None) -> bool:
+        """PostgreSQL: ``save``'s one statement on a connection of the loop's own (``async_pg``)."""
+        if hit is not None:
+            hit.count()
+        params = (expected_at + len(added), _text(snapshot), now - self.TOUCH_EVERY, now, game_id,
+                  expected_at, expected_at, added, _epoch_ms(now))
+        async with self._async_moves.connection() as conn:
+            cur = await conn.execute(self._save_sql[0], params)
+            return bool(cur.rowcount == 1)
+
+    async def aclose(self) -> None:
+        if self.saves_async:
+            await self._async_moves.close()
 
     def _save_grouped(self, moved: tuple[Any, ...], appended: tuple[Any, ...]) -> bool:
         """``save`` inside the event loop's open batch (``commits``): committed with the batch."""
