@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from game2048 import Game
+from game2048 import Game, slide
 
 from .serving import Server, fresh_post
 
@@ -121,3 +121,42 @@ def _stop_while_reviewing(database_url: str, tmp_path: Path, send: Callable[[int
         assert sum(result["counts"].values()) == MOVES
     finally:
         again.kill()
+
+
+@needs_proc
+def test_a_stopped_server_leaves_no_engine_check_process_behind(tmp_path: Path) -> None:
+    """A ranked finish starts the background engine check's process; SIGTERM to a one-worker
+    server ends it too (a forked check process kept its own queue's other end open, and outlived
+    every stop)."""
+    log = tmp_path / "server.log"
+    server = Server(f"sqlite:///{tmp_path / 'game2048.sqlite3'}", log)
+    try:
+        issued = fresh_post(server.url, "/api/games", {"size": 3}).json()
+        board, at = issued["board"], 0
+        while True:
+            letter = next((x for x, d in zip("LDRU", ("left", "down", "right", "up"), strict=True)
+                           if slide(board, d)[0] != board), None)
+            if letter is None:
+                break
+            moved = fresh_post(server.url, f"/api/games/{issued['id']}/moves",
+                               {"token": issued["token"], "at": at, "moves": letter}).json()
+            board, at = moved["board"], moved["at"]
+        done = fresh_post(server.url, f"/api/games/{issued['id']}/finish",
+                          {"token": issued["token"], "name": "Checked"})
+        assert done.status_code == 200 and done.json()["ranked"], done.text
+        deadline = time.monotonic() + 60  # the check's process starts, and the check is made
+        while time.monotonic() < deadline:
+            record = httpx.get(f"{server.url}/api/games/{issued['id']}", timeout=10).json()
+            if record.get("likeness") is not None:
+                break
+            time.sleep(0.3)
+        assert len(_alive_in_group(server.proc.pid)) > 1  # the server and its check's process
+        os.kill(server.proc.pid, signal.SIGTERM)
+        # uvicorn stops, then ends by the signal it caught (one worker: no supervisor to say 0)
+        assert server.proc.wait(30) in (0, -signal.SIGTERM), log.read_text()[-3000:]
+        deadline = time.monotonic() + 10
+        while _alive_in_group(server.proc.pid) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _alive_in_group(server.proc.pid) == []
+    finally:
+        server.kill()

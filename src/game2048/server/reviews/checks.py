@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import multiprocessing
 import os
 import threading
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -93,7 +94,10 @@ class EngineChecks:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority)
+            # spawned, not forked: a forked worker holds the parent's end of its own queue too, so
+            # it never sees the server process end, and outlived every stop of the server
+            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority,
+                                             mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
     def _run(self) -> None:
