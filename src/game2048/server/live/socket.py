@@ -295,14 +295,14 @@ async def _answered(player: _Player, text: str, chain: _Chain) -> dict[str, Any]
                 await live.committed(commits, game_id)
                 return moved
             hit = None
-            if player.on_loop:  # Redis: a game kept here is saved from the loop, no thread
+            if player.on_loop:  # PostgreSQL, Redis: a game kept here is saved from the loop
                 hit = player.count()
                 kept = await live.play_kept(player.store, player.secret, game_id, token=data["token"],
                                             at=data["at"], moves=data["moves"],
                                             skip_illegal=data.get("skip_illegal", False), hit=hit)
                 if kept is not None:
                     return kept
-            # PostgreSQL, and what play_kept leaves: the drivers block, so a thread of our own
+            # what play_kept leaves (and moves counted elsewhere): the drivers block, so a thread
             return await asyncio.get_running_loop().run_in_executor(_movers(), player.play, data, hit,
                                                                     player.on_loop)
         model = _REQUESTS.get(op) if isinstance(op, str) else None
