@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -62,9 +63,23 @@ def apply(session: Session, game_id: str, result: dict[str, Any]) -> None:
         session.commit()
 
 
-def _lower_priority() -> None:
-    with contextlib.suppress(OSError):  # moves and finishes first
+def _start_worker(parent: int) -> None:
+    """In the check's process: a lower priority (moves and finishes first), and an end when the
+    server process is gone however it went (a killed server never tells its pool to stop; its
+    worker would wait on its queue for ever)."""
+    with contextlib.suppress(OSError):
         os.nice(10)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+#: Seconds between the check process's looks at whether the server process is still there.
+PARENT_CHECK = 2.0
 
 
 class EngineChecks:
@@ -94,9 +109,10 @@ class EngineChecks:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            # spawned, not forked: a forked worker holds the parent's end of its own queue too, so
-            # it never sees the server process end, and outlived every stop of the server
-            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_lower_priority,
+            # spawned, not forked from a process whose other threads may hold locks; it ends when
+            # the server process does (``_start_worker``), which a pool's worker never did by itself
+            self._pool = ProcessPoolExecutor(max_workers=1, initializer=_start_worker,
+                                             initargs=(os.getpid(),),
                                              mp_context=multiprocessing.get_context("spawn"))
         return self._pool
 
