@@ -104,6 +104,18 @@ def next_move(board: list[list[int]]) -> str | None:
     return None
 
 
+def socket_move(ws, played: Played, letter: str | None = None) -> dict:  # type: ignore[no-untyped-def]
+    """Send one move of ``played`` over the play socket ``ws`` (``letter``, else ``next_move``), and
+    note it in ``played`` if it was played; the answer."""
+    letter = letter or next_move(played.board)
+    ws.send_json({"op": "moves", "token": played.issued["token"], "at": played.at, "moves": letter})
+    answer = ws.receive_json()
+    if "status" not in answer:
+        played.log += letter
+        played.answers.append(answer)
+    return answer
+
+
 def play(size: int, seed: int, moves: int | None = None) -> Game:
     """A deterministic local game: the first legal move in the order left, down, right, up.
 

@@ -9,16 +9,7 @@ import pytest
 from game2048.server.live import socket
 
 from .conftest import Api, Played, next_move
-
-
-def _move(ws, played: Played, letter: str | None = None) -> dict:  # type: ignore[no-untyped-def]
-    letter = letter or next_move(played.board)
-    ws.send_json({"op": "moves", "token": played.issued["token"], "at": played.at, "moves": letter})
-    answer = ws.receive_json()
-    if "status" not in answer:
-        played.log += letter
-        played.answers.append(answer)
-    return answer
+from .conftest import socket_move as _move
 
 
 @pytest.fixture

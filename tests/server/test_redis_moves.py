@@ -22,6 +22,7 @@ from game2048.server.limits.rate import Hit, RateLimiter
 from game2048.server.live.stores import RedisStore
 
 from .conftest import Api, Played, next_move
+from .conftest import socket_move as _socket_move
 from .test_stores import REDIS_URL, _redis_reachable
 
 #: TestClient's client address, which the limits count per.
@@ -208,16 +209,6 @@ def test_a_hit_counts_once_whoever_counts_it(limited_redis_app):  # type: ignore
 
 
 # -- a socket's move on the Redis store is saved from the event loop (``mover.play_kept``) -----------
-
-def _socket_move(ws, played: Played, letter: str | None = None) -> dict:  # type: ignore[no-untyped-def]
-    letter = letter or next_move(played.board)
-    ws.send_json({"op": "moves", "token": played.issued["token"], "at": played.at, "moves": letter})
-    answer = ws.receive_json()
-    if "status" not in answer:
-        played.log += letter
-        played.answers.append(answer)
-    return answer
-
 
 def test_a_kept_game_is_moved_from_the_event_loop_without_a_thread(limited_redis_app, monkeypatch):  # type: ignore[no-untyped-def]
     from game2048.server.live import socket
