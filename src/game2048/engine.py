@@ -170,10 +170,7 @@ class Tables:
         """``values(board)`` as compact JSON text (``json.dumps(..., separators=(",", ":"))``).
         A server writes each board's text again with the next few moves' snapshots (undo's
         positions), so recent boards' texts are kept (``BOARD_TEXTS``)."""
-        try:
-            return self.board_json.d[board]
-        except KeyError:
-            return self.board_json.get(board)
+        return self.board_json.get(board)  # type: ignore[no-any-return]
 
     def _values_json(self, board: int) -> str:
         rm, get, memo = self.row_mask, self.row_json.d, self.row_json

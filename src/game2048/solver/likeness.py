@@ -125,17 +125,17 @@ def _engine(mattering: int, agreement: float, slips: float, searches: dict[str, 
 
 def _plays_like(board: list[list[int]], played: str, search: dict[str, Any]) -> bool:
     """Whether ``played`` is the move (or one of the tied moves) ``search`` picks on ``board``."""
-    _, theirs = analyse(board, **search)
-    return theirs.get(played, -math.inf) >= max(theirs.values()) - 1e-9
+    return _among_best(played, analyse(board, **search)[1])
 
 
 def _plays_like_network(board: list[list[int]], played: str, ply: int) -> bool:
     """Whether ``played`` is the trained network's move (or one of its tied moves) at ``ply``; a
     position it cannot play (a tile past 32768) counts as not."""
     answer = learned.analyse(board, ply)
-    if not answer or not answer[1]:
-        return False
-    values = answer[1]
+    return answer is not None and bool(answer[1]) and _among_best(played, answer[1])
+
+
+def _among_best(played: str, values: dict[str, float]) -> bool:
     return values.get(played, -math.inf) >= max(values.values()) - 1e-9
 
 

@@ -84,7 +84,7 @@ class LiveStore(ABC):
     in_process = False
     #: The group commit of moves saved on the event loop's thread (SQLite), else None.
     commits: GroupCommit | None = None
-    #: True when ``save_async`` saves on the event loop, without a thread (Redis).
+    #: True when ``save_async`` saves from the event loop, without a thread (PostgreSQL, Redis).
     saves_async = False
 
     @abstractmethod
@@ -313,20 +313,18 @@ class DatabaseStore(LiveStore):
              hit: Hit | None = None) -> bool:
         if hit is not None:
             hit.count()
-        ms = _epoch_ms(now)
-        position = _text(snapshot)
         if not self.sqlite:
-            stale = now - self.TOUCH_EVERY
             with self._connection() as conn:
                 cur = conn.cursor()
-                cur.execute(self._save_sql[0], (expected_at + len(added), position, stale, now, game_id,
-                                                expected_at, expected_at, added, ms))
+                cur.execute(self._save_sql[0],
+                            self._postgres_save(game_id, expected_at, added, snapshot, now))
                 done = cur.rowcount == 1
                 cur.close()
             return done
+        ms = _epoch_ms(now)
         # SQLite keeps naive UTC text in SQLAlchemy's format; ``touched_at`` to the second is enough
         stale_stamp, stamp = _sqlite_stamps(ms // 1000)
-        moved = (expected_at + len(added), position, stale_stamp, stamp, game_id, expected_at)
+        moved = (expected_at + len(added), _text(snapshot), stale_stamp, stamp, game_id, expected_at)
         appended = (game_id, expected_at, added, ms)
         if self.commits.here():  # type: ignore[union-attr]
             return self._save_grouped(moved, appended)
@@ -351,11 +349,16 @@ class DatabaseStore(LiveStore):
         """PostgreSQL: ``save``'s one statement on a connection of the loop's own (``async_pg``)."""
         if hit is not None:
             hit.count()
-        params = (expected_at + len(added), _text(snapshot), now - self.TOUCH_EVERY, now, game_id,
-                  expected_at, expected_at, added, _epoch_ms(now))
         async with self._async_moves.connection() as conn:
-            cur = await conn.execute(self._save_sql[0], params)
+            cur = await conn.execute(self._save_sql[0],
+                                     self._postgres_save(game_id, expected_at, added, snapshot, now))
             return bool(cur.rowcount == 1)
+
+    def _postgres_save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+                       now: datetime) -> tuple[Any, ...]:
+        """The parameters of PostgreSQL's one save statement (``_save_sql``)."""
+        return (expected_at + len(added), _text(snapshot), now - self.TOUCH_EVERY, now, game_id,
+                expected_at, expected_at, added, _epoch_ms(now))
 
     async def aclose(self) -> None:
         if self.saves_async:
@@ -650,10 +653,7 @@ class RedisStore(LiveStore):
 
     def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
              hit: Hit | None = None) -> bool:
-        position = _text(snapshot)
-        keys = self._keys(game_id)
-        args = [expected_at, expected_at + len(added), added, position, self.ttl,
-                f"{expected_at}:{_epoch_ms(now)};"]
+        keys, args = self._save_args(game_id, expected_at, added, snapshot, now)
         if hit is None or hit.counted:
             return bool(self._save(keys=keys, args=args))
         hit_keys, hit_args = hit.keys_args()  # the move and its count: one round trip
@@ -664,15 +664,19 @@ class RedisStore(LiveStore):
     async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
                          now: datetime, hit: Hit | None = None) -> bool:
         _, save, save_counted = self._loop_client()
-        keys = self._keys(game_id)
-        args = [expected_at, expected_at + len(added), added, _text(snapshot), self.ttl,
-                f"{expected_at}:{_epoch_ms(now)};"]
+        keys, args = self._save_args(game_id, expected_at, added, snapshot, now)
         if hit is None or hit.counted:
             return bool(await save(keys=keys, args=args))
         hit_keys, hit_args = hit.keys_args()  # the move and its count: one round trip
         saved, counted = await save_counted(keys=keys + hit_keys, args=args + hit_args)
         hit.settle(counted)
         return bool(saved)
+
+    def _save_args(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+                   now: datetime) -> tuple[list[str], list[Any]]:
+        """The keys and arguments of the save script (``_SAVE``)."""
+        return self._keys(game_id), [expected_at, expected_at + len(added), added, _text(snapshot), self.ttl,
+                                     f"{expected_at}:{_epoch_ms(now)};"]
 
     def _loop_client(self) -> tuple[Any, Any, Any]:
         """The running loop's asyncio client and its two save scripts, made on first use."""

@@ -21,7 +21,6 @@ import logging
 import multiprocessing
 import os
 import threading
-import time
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -31,6 +30,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ...spawn import Seed
 from ..storage.db import one_writer
 from ..storage.models import GameRow
+from .processes import end_with
 
 log = logging.getLogger(__name__)
 
@@ -64,22 +64,11 @@ def apply(session: Session, game_id: str, result: dict[str, Any]) -> None:
 
 
 def _start_worker(parent: int) -> None:
-    """In the check's process: a lower priority (moves and finishes first), and an end when the
-    server process is gone however it went (a killed server never tells its pool to stop; its
-    worker would wait on its queue for ever)."""
+    """In the check's process: a lower priority (moves and finishes first), and an end with the
+    server process (``processes.end_with``)."""
     with contextlib.suppress(OSError):
         os.nice(10)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-#: Seconds between the check process's looks at whether the server process is still there.
-PARENT_CHECK = 2.0
+    end_with(parent)
 
 
 class EngineChecks:
@@ -109,8 +98,7 @@ class EngineChecks:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            # spawned, not forked from a process whose other threads may hold locks; it ends when
-            # the server process does (``_start_worker``), which a pool's worker never did by itself
+            # spawned, as the review processes: not forked from a process whose threads may hold locks
             self._pool = ProcessPoolExecutor(max_workers=1, initializer=_start_worker,
                                              initargs=(os.getpid(),),
                                              mp_context=multiprocessing.get_context("spawn"))

@@ -41,6 +41,7 @@ from ..errors import ClientError
 from ..records.records import Record, get_record
 from ..storage.db import one_writer
 from ..storage.models import GameRow, ReviewRow
+from .processes import end_with
 
 log = logging.getLogger(__name__)
 
@@ -291,17 +292,20 @@ def grade_piece(size: int, seed: Seed, log: str, preset: str, start: int, stop: 
     return entries
 
 
-def _review_process_start(nice: int, stopping: Any = None) -> None:
+def _review_process_start(nice: int, stopping: Any = None, parent: int | None = None) -> None:
     """A review process yields the CPU to the server's own processes, and loads the solver once.
 
     It ignores SIGINT: a Ctrl-C in a terminal reaches every process of the group, and the
-    server that owns the pool stops it (``stopping``, an Event) after its current move.
+    server that owns the pool stops it (``stopping``, an Event) after its current move. It ends
+    with the server process ``parent`` however that one ends (``processes.end_with``).
     """
     global _stopping
     _stopping = stopping
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if nice and hasattr(os, "nice"):
         os.nice(nice)
+    if parent is not None:
+        end_with(parent)
     from ...solver import warm_up
 
     warm_up()
@@ -338,7 +342,8 @@ class ReviewQueue:
         self._pool_stopping = context.Event()
         return ProcessPoolExecutor(
             max_workers=self.settings.workers, mp_context=context,
-            initializer=_review_process_start, initargs=(self.settings.nice, self._pool_stopping),
+            initializer=_review_process_start,
+            initargs=(self.settings.nice, self._pool_stopping, os.getpid()),
         )
 
     def _pool(self) -> Executor:
