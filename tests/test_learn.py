@@ -321,7 +321,8 @@ def test_shipped_weights_come_back_within_half_a_step_of_their_tables_scale(
 ) -> None:
     header = shipped.read_header(shipped_file)
     peaks = np.abs(shipped_run.weights).max(axis=1)
-    assert header["scales"] == pytest.approx((peaks / 32767).tolist(), rel=1e-6)
+    assert header["steps"] == shipped.STEPS
+    assert header["scales"] == pytest.approx((peaks / shipped.STEPS).tolist(), rel=1e-6)
     back = shipped.read(shipped_file)
     assert back.weights.dtype == np.float32 and back.weights.shape == shipped_run.weights.shape
     assert within_half_a_step(back.weights, shipped_run.weights, header["scales"])
@@ -334,8 +335,22 @@ def test_a_weight_past_float16s_largest_survives_shipping(shipped_run: checkpoin
     with np.errstate(over="ignore"):
         assert np.isinf(np.float16(70_000.0))
     back = shipped.read(shipped_file).weights
-    assert back[0, 77] == pytest.approx(70_000.0, abs=70_000.0 / 32767 / 2)
-    assert back[1, 4242] == -123_456.5  # the largest of its table: exactly 32767 steps
+    assert back[0, 77] == pytest.approx(70_000.0, abs=70_000.0 / shipped.STEPS / 2)
+    assert back[1, 4242] == pytest.approx(-123_456.5, rel=1e-6)  # the largest of its table: all the steps
+
+
+def test_finer_steps_ship_closer_weights_in_a_larger_file(shipped_run: checkpoint.Run, shipped_file,
+                                                          tmp_path) -> None:
+    fine = tmp_path / "fine.weights"
+    header = shipped.write(shipped_run, fine, steps=shipped.MAX_STEPS)
+    assert header["steps"] == shipped.MAX_STEPS and fine.stat().st_size > shipped_file.stat().st_size
+    back = shipped.read(fine).weights
+    assert within_half_a_step(back, shipped_run.weights, header["scales"])
+    coarse = shipped.read(shipped_file).weights
+    assert np.abs(back - shipped_run.weights).max() < np.abs(coarse - shipped_run.weights).max()
+    for steps in (0, shipped.MAX_STEPS + 1):
+        with pytest.raises(ValueError, match="steps must be"):
+            shipped.write(shipped_run, tmp_path / "bad.weights", steps=steps)
 
 
 def test_a_network_of_zeros_ships_small(tmp_path) -> None:
@@ -442,8 +457,13 @@ def test_learn_export_writes_the_checkpoint_as_shipped_weights(shipped_run: chec
     out = tmp_path / "weights" / shipped.FILE_NAME
     result = CliRunner().invoke(app, ["learn-export", str(out), "--dir", str(tmp_path), "--preset", "0"])
     assert result.exit_code == 0, result.output
-    assert "exported" in result.output and " MB in " in result.output
+    assert "exported" in result.output and " MB in " in result.output and "1,023 steps" in result.output
     assert shipped.read_header(out)["run"] == shipped_run.header()
+    fine = CliRunner().invoke(app, ["learn-export", str(out), "--dir", str(tmp_path), "--preset", "0",
+                                    "--steps", "32767"])
+    assert fine.exit_code == 0 and shipped.read_header(out)["steps"] == 32767
+    refused = CliRunner().invoke(app, ["learn-export", str(out), "--dir", str(tmp_path), "--steps", "0"])
+    assert refused.exit_code == 2
     missing = CliRunner().invoke(app, ["learn-export", str(out), "--dir", str(tmp_path / "none")])
     assert missing.exit_code != 0
 

@@ -210,6 +210,9 @@ def learn_export(
     ],
     folder: Annotated[Path | None, typer.Option("--dir", help=_DIR_HELP)] = None,
     preset: Annotated[int, typer.Option(min=0, max=9, help="xz preset: 0 fastest, 9 smallest.")] = 6,
+    steps: Annotated[
+        int, typer.Option(min=1, max=32767, help="Steps from 0 to a table's largest weight (int16: at most 32767).")
+    ] = 1023,
 ) -> None:
     """Write the checkpoint as shipped weights: int16 with one scale per table, xz, and the run's header.
 
@@ -226,7 +229,7 @@ def learn_export(
         raise typer.BadParameter(f"no checkpoint at {path}: train with `game2048 learn`", param_hint="--dir")
     run = load(path, writable=False)
     started = time.monotonic()
-    header = shipped.write(run, out, preset=preset)
+    header = shipped.write(run, out, preset=preset, steps=steps)
     seconds = time.monotonic() - started
     typer.echo(
         f"exported {path} ({run.games:,} games, {run.moves:,} moves, {run.cpu_seconds / 3600:.2f} cpu h)"
@@ -234,4 +237,4 @@ def learn_export(
     )
     share = sum(header["nonzero"]) / (TUPLES * TABLE_SIZE)
     scales = ", ".join(f"{s:.4g}" for s in header["scales"])
-    typer.echo(f"int16, scales {scales}; weights not 0: {100 * share:.1f} %")
+    typer.echo(f"int16 in {steps:,} steps, scales {scales}; weights not 0: {100 * share:.1f} %")

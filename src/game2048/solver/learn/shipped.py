@@ -9,9 +9,12 @@ int16 weights that are not 0; and the stream's length and SHA-256.
 
 The stream holds the weights as int16: weight ``w`` of table ``k`` is
 ``round(w / scales[k])`` (to nearest, ties to even), ``scales[k] = max|w| /
-32767`` in float32, so each weight comes back within half a step of what it
+steps`` in float32, so each weight comes back within half a step of what it
 was (and float32's own rounding), however large (float16 would not do:
-weights pass its 65,504). First come the four tables' masks, one bit a
+weights pass its 65,504). ``steps`` (the header's, at most 32,767) is how
+finely a table is cut: an export uses ``STEPS``, 1,023, which plays as the
+float weights do and compresses to half of 32,767's size (docs/solver.md,
+*Shipping*); the reader needs only the scales. First come the four tables' masks, one bit a
 weight, set where its int16 is not 0
 (``numpy.packbits``, little bit order), then the nonzero int16 values, table
 after table, little-endian. Most of a network's weights are 0 (boards its
@@ -53,7 +56,9 @@ FORMAT = "4x6-tuple int16 masked xz 1"
 FILE_NAME = "network.weights"
 #: The xz preset of an export (xz's own default).
 PRESET = 6
-_STEPS = 32767
+#: The steps from 0 to a table's largest weight in an export; int16 holds up to ``MAX_STEPS``.
+STEPS = 1023
+MAX_STEPS = 32767
 _MASK_BYTES = TABLE_SIZE // 8
 _WEIGHT_BYTES = 4 * TUPLES * TABLE_SIZE
 
@@ -66,39 +71,44 @@ class Corrupt(ValueError):
     """A file that is not shipped weights, is cut short, or does not match its own header."""
 
 
-def quantise(table: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+def quantise(table: np.ndarray, steps: int = STEPS) -> tuple[float, np.ndarray, np.ndarray]:
     """One table as its scale, the mask of its int16 weights that are not 0, and those weights, in order.
 
-    Each weight is ``round(w / scale)``, ``scale = max|w| / 32767`` in
-    float32; a table of zeros has scale 0. ValueError if a weight is not finite.
+    Each weight is ``round(w / scale)``, ``scale = max|w| / steps`` in
+    float32; a table of zeros has scale 0. ValueError if a weight is not
+    finite or ``steps`` is not 1 to ``MAX_STEPS``.
     """
+    if not 1 <= steps <= MAX_STEPS:
+        raise ValueError(f"steps must be 1 to {MAX_STEPS}, got {steps}")
     where = np.flatnonzero(table)
     nonzero = table[where]
     peak = float(max(nonzero.max(), -nonzero.min())) if nonzero.size else 0.0
     if not math.isfinite(peak):
         raise ValueError("a weight is not finite")
-    scale = float(np.float32(peak) / np.float32(_STEPS))
+    scale = float(np.float32(peak) / np.float32(steps))
     mask = np.zeros(table.size, dtype=bool)
     if scale == 0.0:
         return 0.0, mask, np.zeros(0, dtype="<i2")
-    steps = np.clip(np.rint(nonzero.astype(np.float64) / scale), -_STEPS, _STEPS).astype("<i2")
-    kept = steps != 0
+    values = np.clip(np.rint(nonzero.astype(np.float64) / scale), -steps, steps).astype("<i2")
+    kept = values != 0
     mask[where[kept]] = True
-    return scale, mask, steps[kept]
+    return scale, mask, values[kept]
 
 
-def write(run: Run, path: Path, preset: int = PRESET) -> dict[str, Any]:
+def write(run: Run, path: Path, preset: int = PRESET, steps: int = STEPS) -> dict[str, Any]:
     """Write ``run`` to ``path`` as shipped weights, atomically (a temporary file, then a rename).
 
-    Returns the header written. ValueError if a weight is not finite.
+    Returns the header written. ValueError if a weight is not finite or
+    ``steps`` is out of range (``quantise``).
     """
-    tables = [quantise(table) for table in run.weights]
+    tables = [quantise(table, steps) for table in run.weights]
     compressor = lzma.LZMACompressor(format=lzma.FORMAT_XZ, preset=preset)
     parts = [np.packbits(mask, bitorder="little") for _, mask, _ in tables] + [v for _, _, v in tables]
     stream = b"".join([*(compressor.compress(part) for part in parts), compressor.flush()])
     header = {
         "format": FORMAT,
         "run": run.header(),
+        "steps": steps,
         "scales": [scale for scale, _, _ in tables],
         "nonzero": [int(values.size) for _, _, values in tables],
         "bytes": len(stream),
