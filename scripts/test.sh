@@ -13,7 +13,9 @@ if [ ! -x .venv/bin/python ]; then
   "$PYTHON" -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e '.[test]'
+# the trained weights too (weights/): the learned preset, the hints and the solver page's network
+# figures are tested against what a server with them plays
+.venv/bin/python -m pip install --quiet -e '.[test]' -e ./weights
 
 # The browser tests inject axe-core (the accessibility checker) from node_modules.
 if [ -f package-lock.json ] && command -v npm >/dev/null 2>&1; then

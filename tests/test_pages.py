@@ -145,6 +145,25 @@ def test_boards_and_solver_pages_show_measurements(client: TestClient, lang: str
         assert f'id="size-{n}"' in boards
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_solver_page_tells_of_the_network_where_it_gives_the_hints(
+    client: TestClient, lang: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game2048.site import content
+    from game2048.site.i18n import strategy_name
+
+    monkeypatch.setattr(content, "_weights_installed", lambda: False)
+    assert 'id="learned"' not in client.get("/solver", params={"lang": lang}).text
+    monkeypatch.setattr(content, "_weights_installed", lambda: True)
+    text = client.get("/solver", params={"lang": lang}).text
+    assert 'id="learned"' in text and "32768" in text
+    learned = figures()["results"].get(4, {}).get("solver-learned")
+    if learned is not None:  # the committed data has the network's games: shown beside the fast preset's
+        name = strategy_name(lang, "solver-learned")
+        assert name in text and name != "solver-learned"
+        assert number(learned["mean_score"], lang) in text
+
+
 def test_charts_follow_the_colour_scheme(client: TestClient) -> None:
     text = client.get("/strategy").text
     assert "prefers-color-scheme: dark" in text

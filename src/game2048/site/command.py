@@ -18,7 +18,8 @@ def simulate(
     strategies: Annotated[
         str,
         typer.Option(
-            help="Comma-separated, from: random, greedy, corner-greedy, corner-rush, corner, solver-fast."
+            help="Comma-separated, from: random, greedy, corner-greedy, corner-rush, corner, solver-fast, "
+            "solver-learned (4x4 only, with the trained weights installed)."
         ),
     ] = "random,greedy,corner-greedy,corner-rush,corner,solver-fast",
     first_seed: Annotated[
@@ -65,6 +66,9 @@ def simulate(
             f"unknown strategy {', '.join(unknown)!r}; known: {', '.join(sim.STRATEGIES)}",
             param_hint="--strategies",
         )
+    refused = [why for s in names for n in size_list if (why := sim.unplayable(s, n))]
+    if refused:
+        raise typer.BadParameter(refused[0], param_hint="--strategies")
     if first_seed + games > MAX_SEED:
         raise typer.BadParameter("first seed + games must stay below 2^53", param_hint="--first-seed")
     path = Path(out)
@@ -94,11 +98,19 @@ def simulate(
             if time.monotonic() - saved_at > SAVE_EVERY:
                 # a long run saves as it goes: stopping it keeps the games already played
                 run = sim.merge(data, pending, command, run)["runs"][-1]
+                _note_weights(sim, run, names)
                 _save(sim, data, path)
                 pending, saved_at = [], time.monotonic()
-    sim.merge(data, pending, command, run)
+    _note_weights(sim, sim.merge(data, pending, command, run)["runs"][-1], names)
     _save(sim, data, path)
     typer.echo(f"{total} games written to {path}")
+
+
+def _note_weights(sim, run, names) -> None:  # type: ignore[no-untyped-def]
+    """Note in the run's entry which trained weights its ``solver-learned`` games were played with."""
+    games = sim.weights_games() if "solver-learned" in names else None
+    if games is not None:
+        run["weights_games"] = games
 
 
 def _save(sim, data, path) -> None:  # type: ignore[no-untyped-def]

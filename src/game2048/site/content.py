@@ -213,9 +213,17 @@ def solver_page(request: Request) -> HTMLResponse:
     corner4 = figures()["results"].get(4, {}).get("corner")
     corner = _per_size("corner")
     presets = _preset_settings()
+    learned = _per_size("solver-learned").get(4)
     return _page(
         request,
         "solver",
+        learned_hints=_weights_installed(),
+        learned=learned,
+        learned_rows=[(strategy_name(lang, name), s) for name, s in
+                      (("solver-learned", learned), ("solver-fast", solver.get(4))) if s],
+        learned_tiles=sorted(t for t in (learned or {}).get("reach", {}) if t >= 2048),
+        learned_weights=next((r["weights_games"] for r in reversed(figures()["runs"])
+                              if "weights_games" in r and "solver-learned" in r["command"]), None),
         solver=solver,
         corner4=corner4,
         corner=corner,
@@ -227,6 +235,17 @@ def solver_page(request: Request) -> HTMLResponse:
         runs=figures()["runs"],
         total_games=sum(s["games"] for s in solver.values()),
     )
+
+
+def _weights_installed() -> bool:
+    """Whether this server has the trained network, which then gives 4x4 hints (``solver.hint``)."""
+    from ..solver.learn import shipped
+
+    try:
+        shipped.installed()
+    except shipped.NotInstalled:
+        return False
+    return True
 
 
 def _preset_settings() -> list[dict[str, Any]]:

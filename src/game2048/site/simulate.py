@@ -141,7 +141,40 @@ STRATEGIES: dict[str, Strategy] = {
     "corner-rush": _corner_rush,
     "corner": _corner,
     "solver-fast": _solver("fast"),
+    "solver-learned": _solver("learned"),
 }
+
+#: Strategies that play only some sizes: the trained network is a 4x4 player (``solver.learned``),
+#: and elsewhere its preset would be the heuristic's ``strong`` under another name.
+ONLY_SIZES: dict[str, tuple[int, ...]] = {"solver-learned": (4,)}
+
+
+def unplayable(strategy: str, size: int) -> str | None:
+    """Why ``strategy`` cannot give true figures on ``size`` here (None: it can).
+
+    ``solver-learned`` needs 4x4 and the trained weights installed (``pip install ./weights``):
+    without them its preset plays the heuristic, which would be measured under the network's name.
+    """
+    sizes = ONLY_SIZES.get(strategy)
+    if sizes is not None and size not in sizes:
+        return f"{strategy} plays only {', '.join(f'{n}x{n}' for n in sizes)}"
+    if strategy == "solver-learned":
+        from ..solver.learned import network
+
+        if network() is None:
+            return "solver-learned needs the trained weights: pip install ./weights"
+    return None
+
+
+def weights_games() -> int | None:
+    """The training games of the installed weights, which ``solver-learned`` plays (a run's
+    ``weights_games``); None without weights."""
+    from ..solver.learn import shipped
+
+    try:
+        return int(shipped.read_header(shipped.installed())["run"]["games"])
+    except (shipped.NotInstalled, OSError, ValueError, KeyError, TypeError):
+        return None
 
 
 def encode_board(board: list[list[int]]) -> str:

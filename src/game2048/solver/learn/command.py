@@ -211,7 +211,8 @@ def learn_export(
     folder: Annotated[Path | None, typer.Option("--dir", help=_DIR_HELP)] = None,
     preset: Annotated[int, typer.Option(min=0, max=9, help="xz preset: 0 fastest, 9 smallest.")] = 6,
     steps: Annotated[
-        int, typer.Option(min=1, max=32767, help="Steps from 0 to a table's largest weight (int16: at most 32767).")
+        int, typer.Option(min=1, max=32767,
+            help="Steps from 0 to a table's largest weight (int16: 32767 at most).")
     ] = 1023,
 ) -> None:
     """Write the checkpoint as shipped weights: int16 with one scale per table, xz, and the run's header.
