@@ -144,6 +144,35 @@ def test_checkpoint_save_and_resume_continue_exactly(tmp_path) -> None:
     assert len(resumed.curve) == 2
 
 
+def test_restarts_replay_late_positions_and_stay_out_of_the_curve(tmp_path) -> None:
+    """With ``restart`` 1 every game after a game from the empty board starts again from a late
+    position of it: half of each round's games, shorter ones (they begin in the second half), counted
+    in the run's games and moves but not in the curve, which holds whole games only."""
+    from game2048.solver.learn.train import _Worker
+
+    run = new_run(seed=3, window=10_000, restart=1.0)
+    train(run, max_games=2 * ROUND_GAMES, log=None)
+    assert run.games == 2 * ROUND_GAMES and len(run.pending_scores) == ROUND_GAMES
+    worker = _Worker(7)
+    worker.play(run.weights.copy(), run.alpha, 1.0)
+    again = worker.restarted.astype(bool)
+    assert list(again) == [False, True] * (ROUND_GAMES // 2)
+    assert worker.lengths[again].mean() < worker.lengths[~again].mean()
+    # a restarted game carries on the board of the game before it: its top tile is at least that of
+    # the position it began from, which is never below the first moves' (a 4 or more on an empty start)
+    assert (worker.tops[again] >= 3).all()
+    # deterministic, and a save and a resume keep the setting
+    twin = new_run(seed=3, window=10_000, restart=1.0)
+    train(twin, max_games=2 * ROUND_GAMES, log=None)
+    assert np.array_equal(twin.weights, run.weights) and twin.moves == run.moves
+    path = tmp_path / checkpoint.FILE_NAME
+    checkpoint.save(run, path)
+    assert checkpoint.load(path).restart == 1.0
+    plain = new_run(seed=3, window=10_000)
+    train(plain, max_games=2 * ROUND_GAMES, log=None)
+    assert plain.moves != run.moves and len(plain.pending_scores) == 2 * ROUND_GAMES
+
+
 def test_a_checkpoint_maps_read_only(tmp_path) -> None:
     run = new_run(seed=2)
     run.weights[1, 12345] = 3.5

@@ -50,13 +50,16 @@ class Run:
     """Everything a training run needs to go on exactly where it stopped, and what it has measured.
 
     ``rng`` holds one SplitMix64 state per training thread. ``curve`` has one
-    row per ``window`` games (see ``train.curve_row``); ``pending_scores`` and
-    ``pending_tops`` are the scores and largest exponents of the games since
-    the last row.
+    row per ``window`` games from the empty board (see ``train.curve_row``;
+    restarted games, ``restart``, train but are not in the curve);
+    ``pending_scores`` and ``pending_tops`` are the scores and largest
+    exponents of those games since the last row.
     """
 
     weights: np.ndarray
     alpha: float = 0.1
+    #: The share of games restarted from a late position of the game before (``ntuple.train_games``).
+    restart: float = 0.0
     seed: int = 0
     window: int = 10_000
     games: int = 0

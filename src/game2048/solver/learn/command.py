@@ -38,6 +38,14 @@ def learn(
             help="Learning rate, split over the 32 weights of a board (default 0.1; on resume: the run's).",
         ),
     ] = None,
+    restart: Annotated[
+        float | None,
+        typer.Option(
+            min=0.0, max=1.0,
+            help="Share of games restarted from a late position of the game before (default 0; on resume: "
+            "the run's).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the training spawns (a new run only).")] = 0,
     window: Annotated[int, typer.Option(min=1, help="Games per row of the curve (a new run only).")] = 10_000,
     fresh: Annotated[
@@ -71,7 +79,7 @@ def learn(
     path = _checkpoint_path(folder)
     try:
         with claim(path.parent):
-            _train(path, threads, hours, games, checkpoint_every, alpha, seed, window, fresh, start)
+            _train(path, threads, hours, games, checkpoint_every, alpha, restart, seed, window, fresh, start)
     except Busy as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -84,6 +92,7 @@ def _train(
     games: int | None,
     checkpoint_every: float,
     alpha: float | None,
+    restart: float | None,
     seed: int,
     window: int,
     fresh: bool,
@@ -99,9 +108,11 @@ def _train(
     def resumed(run: Run, source: str) -> None:
         if alpha is not None:
             run.alpha = alpha
+        if restart is not None:
+            run.restart = restart
         say(
             f"resuming {source}: {run.games:,} games, {run.moves:,} moves, "
-            f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}"
+            f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}, restart {run.restart}"
         )
 
     source = start
@@ -119,8 +130,9 @@ def _train(
         run = load(path)
         resumed(run, str(path))
     else:
-        run = new_run(alpha=0.1 if alpha is None else alpha, seed=seed, window=window)
-        say(f"new run at {path}: alpha {run.alpha}, seed {seed}, curve every {window:,} games")
+        run = new_run(alpha=0.1 if alpha is None else alpha, seed=seed, window=window, restart=restart or 0.0)
+        say(f"new run at {path}: alpha {run.alpha}, restart {run.restart}, seed {seed}, "
+            f"curve every {window:,} games")
     train(
         run,
         threads=threads,

@@ -50,6 +50,8 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 #: ``spawn.ATTEMPTS``: counter values one spawn index may use.
 _ATTEMPTS = np.uint64(1 << 16)
+#: A draw's top 53 bits times this: uniform in [0, 1).
+_UNIT = 1.0 / 9007199254740992.0
 #: A fast spawn is a 4 when the low 32 bits of a draw fall below this (0.1 * 2^32).
 _FOUR_BELOW = np.uint64(429496730)
 
@@ -340,11 +342,13 @@ def train_games(
     points: np.ndarray,
     rng: np.ndarray,
     alpha: float,
+    restart: float,
     path: np.ndarray,
     rewards: np.ndarray,
     scores: np.ndarray,
     tops: np.ndarray,
     lengths: np.ndarray,
+    restarted: np.ndarray,
 ) -> int:
     """Play ``len(scores)`` training games, each followed by its backward TD(0) pass; the moves played.
 
@@ -357,12 +361,25 @@ def train_games(
     afterstate's value as just updated. Game i's score, largest exponent
     and moves go into ``scores[i]``, ``tops[i]``, ``lengths[i]``. A game
     longer than ``path`` stops there (none comes near: 4-bit cells allow fewer).
+
+    *Restarts.* With probability ``restart``, the game after a game that
+    began from the empty board begins instead from a late position of it:
+    the afterstate of a move drawn uniformly from its second half, then a
+    spawn. Endings are one per game and rare in the training games, and
+    those restarts play them again from where they were still open. A
+    restarted game is marked in ``restarted[i]`` (its score counts only the
+    points made after the restart); its moves are trained like any others.
+    The first game of every call begins from the empty board, so a call is
+    a pure function of the weights and ``rng``.
     """
     u = alpha / FEATURES
     cap = path.shape[0]
     total = 0
+    late = np.uint64(0)  # the afterstate the next game may restart from (0: none)
     for g in range(scores.shape[0]):
-        b = fast_spawn(fast_spawn(np.uint64(0), rng), rng)
+        again = late != np.uint64(0) and (_next(rng) >> np.uint64(11)) * _UNIT < restart
+        b = fast_spawn(late, rng) if again else fast_spawn(fast_spawn(np.uint64(0), rng), rng)
+        late = np.uint64(0)
         n = 0
         score = 0
         while n < cap:
@@ -374,6 +391,9 @@ def train_games(
             n += 1
             score += gained
             b = fast_spawn(after, rng)
+        if not again and n >= 2 and restart > 0.0:
+            half = n // 2
+            late = path[half + np.int64(_next(rng) % np.uint64(n - half))]
         exact = 0.0
         for i in range(n - 1, -1, -1):
             a = path[i]
@@ -381,6 +401,7 @@ def train_games(
         scores[g] = score
         tops[g] = max_exponent(b)
         lengths[g] = n
+        restarted[g] = 1 if again else 0
         total += n
     return total
 

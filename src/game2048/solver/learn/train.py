@@ -45,9 +45,9 @@ def _stream(seed: int, i: int) -> int:
     return int(ntuple.mix64(np.uint64((seed * 1_000_003 + i) & 0xFFFFFFFFFFFFFFFF)))
 
 
-def new_run(alpha: float = 0.1, seed: int = 0, window: int = 10_000) -> Run:
+def new_run(alpha: float = 0.1, seed: int = 0, window: int = 10_000, restart: float = 0.0) -> Run:
     """A run from an untrained network."""
-    return Run(weights=new_weights(), alpha=alpha, seed=seed, window=window)
+    return Run(weights=new_weights(), alpha=alpha, seed=seed, window=window, restart=restart)
 
 
 def curve_row(run: Run, scores: list[int], tops: list[int], moves: int) -> dict[str, float]:
@@ -74,11 +74,12 @@ class _Worker:
         self.scores = np.zeros(ROUND_GAMES, dtype=np.int64)
         self.tops = np.zeros(ROUND_GAMES, dtype=np.int8)
         self.lengths = np.zeros(ROUND_GAMES, dtype=np.int64)
+        self.restarted = np.zeros(ROUND_GAMES, dtype=np.int8)
 
-    def play(self, weights: np.ndarray, alpha: float) -> int:
+    def play(self, weights: np.ndarray, alpha: float, restart: float) -> int:
         slide, points = tables()
-        buffers = (self.path, self.rewards, self.scores, self.tops, self.lengths)
-        return int(ntuple.train_games(weights, slide, points, self.rng, alpha, *buffers))
+        buffers = (self.path, self.rewards, self.scores, self.tops, self.lengths, self.restarted)
+        return int(ntuple.train_games(weights, slide, points, self.rng, alpha, restart, *buffers))
 
 
 def train(
@@ -121,9 +122,9 @@ def train(
             wall = time.monotonic()
             cpu = time.process_time()
             if pool is None:
-                workers[0].play(run.weights, run.alpha)
+                workers[0].play(run.weights, run.alpha, run.restart)
             else:
-                list(pool.map(lambda w: w.play(run.weights, run.alpha), workers))
+                list(pool.map(lambda w: w.play(run.weights, run.alpha, run.restart), workers))
             run.cpu_seconds += time.process_time() - cpu
             run.wall_seconds += time.monotonic() - wall
             for i, w in enumerate(workers):
@@ -143,10 +144,14 @@ def train(
 
 
 def _record(run: Run, w: _Worker, say: Callable[[str], None]) -> None:
-    """Count one worker's round into ``run``, adding a curve row each time a window fills."""
-    for score, top, length in zip(w.scores.tolist(), w.tops.tolist(), w.lengths.tolist(), strict=True):
+    """Count one worker's round into ``run``, adding a curve row each time a window fills (of games
+    from the empty board: a restarted one's score and top tile are not a whole game's)."""
+    rounds = zip(w.scores.tolist(), w.tops.tolist(), w.lengths.tolist(), w.restarted.tolist(), strict=True)
+    for score, top, length, restarted in rounds:
         run.games += 1
         run.moves += length
+        if restarted:
+            continue
         run.pending_scores.append(score)
         run.pending_tops.append(top)
         if len(run.pending_scores) >= run.window:
