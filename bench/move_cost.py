@@ -13,6 +13,12 @@ CPU (PostgreSQL's or Redis's processes, when ``--store-pid`` names one) is
 printed beside it. The game's moves are the ``fast`` solver's, so games last
 long and the count is of moves, not of games started.
 
+``--unpaced`` sends both servers their messages back to back, each as soon as
+the last answer is in: the echo's, and the game's moves chosen by the trained
+network at 1-ply (microseconds of the client's CPU; a rule without the
+weights), as a script that plays as fast as the server answers would. The
+echo costs least so (its wake-ups shared), so the ratio is the harshest.
+
 ``--long N`` then plays one 6x6 game over one socket to N letters with the
 built-in solver choosing (the client's CPU, not the server's) and prints the
 server's CPU per move and the bytes the database file grew by per move, over
@@ -24,6 +30,7 @@ the first and the last thousand moves: a move must cost the same at letter
     .venv/bin/python bench/move_cost.py --long 20000 --pad-to 200000   # and at 200,000 letters
     .venv/bin/python bench/move_cost.py --db postgresql://postgres@127.0.0.1:5432/bench
     .venv/bin/python bench/move_cost.py --durability disk      # moves that survive a power cut
+    .venv/bin/python bench/move_cost.py --unpaced --sockets 1  # one script, as fast as it is answered
 """
 
 from __future__ import annotations
@@ -218,6 +225,27 @@ class GameSocket:
 
     async def close(self) -> None:
         await self.ws.close()
+
+
+class UnpacedGameSocket(GameSocket):
+    """A game's socket as fast as it answers: each move sent as soon as the last answer is in,
+    chosen by the trained network at 1-ply (a few microseconds of the client's CPU; games last
+    thousands of moves), or without the weights by a rule (down, left, right, up: the first that
+    changes the board). Against ``UnpacedEchoSocket``: both servers see messages back to back."""
+
+    def __init__(self) -> None:
+        from game2048 import slide
+        from game2048.solver import learned
+
+        def best_move(board, preset):  # type: ignore[no-untyped-def]
+            answer = learned.analyse(board, ply=1)
+            if answer is not None:
+                return answer[0]
+            return next((d for d in ("down", "left", "right", "up") if slide(board, d)[0] != board), None)
+
+        best_move([[2, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4], "")  # compiled and mapped before a socket opens
+        self.best_move = best_move  # type: ignore[assignment]
+        self.ws = None
 
 
 NAMES = {"up": "U", "down": "D", "left": "L", "right": "R"}
@@ -420,6 +448,9 @@ def main() -> None:
                         help="GAME2048_MOVE_DURABILITY of the game server")
     parser.add_argument("--unpaced-echo", action="store_true",
                         help="send the echo's messages back to back, unpaced (the earlier floor)")
+    parser.add_argument("--unpaced", action="store_true",
+                        help="both back to back: the echo unpaced, the game's moves chosen by a rule "
+                             "that costs the client microseconds (no solver)")
     parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
                                              "default: limits off")
     args = parser.parse_args()
@@ -436,10 +467,12 @@ def main() -> None:
         ratios = []
         try:
             for _ in range(args.rounds):
-                echo = measure(echo_proc.pid, UnpacedEchoSocket if args.unpaced_echo else EchoSocket,
+                unpaced_echo = args.unpaced_echo or args.unpaced
+                echo = measure(echo_proc.pid, UnpacedEchoSocket if unpaced_echo else EchoSocket,
                                echo_port, args.sockets, args.moves)
                 store0 = store_cpu(args.store_pid)
-                served = measure(proc.pid, GameSocket, port, args.sockets, args.moves)
+                served = measure(proc.pid, UnpacedGameSocket if args.unpaced else GameSocket, port,
+                                 args.sockets, args.moves)
                 store = (store_cpu(args.store_pid) - store0) / (args.sockets * args.moves)
                 own = f"; the store's own CPU {store * 1e6:.1f} us" if args.store_pid else ""
                 ratios.append(served / echo)

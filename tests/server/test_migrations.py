@@ -131,3 +131,39 @@ def test_migration_0006_keeps_integer_seeds_beside_secret_ones(tmp_path):
             assert s.get(GameRow, "new").seed == secret
     finally:
         engine.dispose()
+
+
+def test_migration_0008_keeps_the_moves_of_games_in_play_in_a_table_without_rowid(tmp_path):
+    """Moves appended under 0007 read back the same after 0008, in a table clustered on its key;
+    and down again, in a rowid table, still the same rows."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from game2048.server.storage.db import MIGRATIONS_DIR
+
+    engine = _old_database(tmp_path / "moves.sqlite3", "0007", 5)
+    rows = [("old", 0, "LR", 1796205600000), ("old", 2, "U", None), ("other", 0, "D", 1796205600123)]
+
+    def table() -> tuple[str, list[tuple[object, ...]]]:
+        with engine.connect() as conn:
+            sql = conn.execute(text("SELECT sql FROM sqlite_master WHERE name = 'game_moves'")).scalar()
+            kept = conn.execute(text("SELECT game_id, at, letters, ms FROM game_moves ORDER BY game_id, at"))
+            return sql, [tuple(r) for r in kept]
+
+    try:
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO game_moves (game_id, at, letters, ms) VALUES (:g, :a, :l, :m)"),
+                         [dict(zip("galm", r, strict=True)) for r in rows])
+        migrate(engine)
+        sql, kept = table()
+        assert "WITHOUT ROWID" in sql and kept == rows
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0007")
+        sql, kept = table()
+        assert "WITHOUT ROWID" not in sql and kept == rows
+    finally:
+        engine.dispose()

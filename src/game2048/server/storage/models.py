@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text, false, true
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
@@ -92,9 +92,13 @@ class GameRow(Base):
 
 
 class GameMoveRow(Base):
-    """Letters of a game in play, appended by each move: ``at`` is the log length they start at."""
+    """Letters of a game in play, appended by each move: ``at`` is the log length they start at.
+
+    On SQLite the rows live in their primary key's own tree (``WITHOUT ROWID``): a move's append
+    writes one page, not a table page and an index page (migration 0008)."""
 
     __tablename__ = "game_moves"
+    __table_args__: ClassVar[dict[str, Any]] = {"sqlite_with_rowid": False}
 
     game_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     at: Mapped[int] = mapped_column(Integer, primary_key=True)
