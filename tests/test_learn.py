@@ -481,6 +481,115 @@ def test_a_damaged_shipped_file_is_a_clear_error(shipped_file, tmp_path, damage,
     assert measured.exit_code == 1 and message in measured.output
 
 
+# Patches: a later stage of the run as the steps each weight moved since the shipped file.
+
+
+@pytest.fixture(scope="module")
+def later_runs(shipped_file) -> list[checkpoint.Run]:
+    """Two later stages of the shipped run: trained on from the shipped weights, then on again."""
+    later = shipped.read(shipped_file)
+    train(later, max_games=later.games + ROUND_GAMES, log=None)
+    again = checkpoint.Run(**{**vars(later), "weights": later.weights.copy()})
+    train(again, max_games=again.games + ROUND_GAMES, log=None)
+    return [later, again]
+
+
+def on_the_grid(run: checkpoint.Run, scales: list[float]) -> np.ndarray:
+    """``run``'s weights as a whole file with these scales would ship them."""
+    return np.stack([np.multiply(np.rint(run.weights[k].astype(np.float64) / s), np.float32(s),
+                                 dtype=np.float32) for k, s in enumerate(scales)])
+
+
+def test_patches_carry_later_stages_as_a_whole_file_with_the_bases_scales_would(
+    shipped_file, later_runs, tmp_path
+) -> None:
+    scales = shipped.read_header(shipped_file)["scales"]
+    chain = [shipped_file]
+    for n, later in enumerate(later_runs, 1):
+        patch = tmp_path / f"{shipped.PATCH_PREFIX}{n}"
+        header = shipped.write_patch(later, chain, patch)
+        chain = [*chain, patch]
+        assert header["format"] == shipped.PATCH_FORMAT and header["scales"] == scales
+        assert 0 < sum(header["nonzero"]) < sum(shipped.read_header(shipped_file)["nonzero"])
+        back = shipped.read_chain(chain)
+        assert back.header() == later.header()
+        assert np.array_equal(back.weights, on_the_grid(later, scales))
+        assert within_half_a_step(back.weights, later.weights, scales)
+    mapped = shipped.open_mapped(chain, cache_dir=tmp_path / "cache")
+    assert np.array_equal(mapped.weights, shipped.read_chain(chain).weights)
+    base = shipped.open_mapped(shipped_file, cache_dir=tmp_path / "cache")
+    assert not np.array_equal(base.weights, mapped.weights)  # each chain has a cache of its own
+    assert shipped.chain_digest(chain) != shipped.chain_digest(chain[:2]) != shipped.chain_digest(chain[:1])
+
+
+def test_a_patch_goes_only_on_its_own_weights_in_its_order(shipped_file, later_runs, tmp_path) -> None:
+    one, two = tmp_path / f"{shipped.PATCH_PREFIX}1", tmp_path / f"{shipped.PATCH_PREFIX}2"
+    shipped.write_patch(later_runs[0], [shipped_file], one)
+    shipped.write_patch(later_runs[1], [shipped_file, one], two)
+    with pytest.raises(shipped.Corrupt, match="other weights"):
+        shipped.read_chain([shipped_file, two])
+    with pytest.raises(shipped.Corrupt, match="other weights"):
+        shipped.read_chain([shipped_file, two, one])
+    other = tmp_path / "other.weights"
+    shipped.write(later_runs[0], other)
+    with pytest.raises(shipped.Corrupt, match="other weights"):
+        shipped.read_chain([other, one])
+    with pytest.raises(shipped.Corrupt, match="not a patch"):
+        shipped.read_chain([shipped_file, other])
+    with pytest.raises(shipped.Corrupt, match="is a patch"):
+        shipped.read(one)
+    _flip(one, one.stat().st_size - 10)
+    with pytest.raises(shipped.Corrupt, match="damaged"):
+        shipped.read_chain([shipped_file, one])
+
+
+def test_a_patch_refuses_what_only_a_whole_file_can_say(shipped_file, later_runs, tmp_path) -> None:
+    zeros = tmp_path / "zeros.weights"
+    shipped.write(new_run(), zeros)
+    with pytest.raises(ValueError, match="all 0 in the base"):
+        shipped.write_patch(later_runs[0], [zeros], tmp_path / "a")
+    grown = checkpoint.Run(**{**vars(later_runs[0]), "weights": later_runs[0].weights.copy()})
+    grown.weights[1, 7] = 40 * np.abs(grown.weights[1]).max()
+    with pytest.raises(ValueError, match="outgrew"):
+        shipped.write_patch(grown, [shipped_file], tmp_path / "b")
+    grown.weights[1, 7] = np.nan
+    with pytest.raises(ValueError, match="not finite"):
+        shipped.write_patch(grown, [shipped_file], tmp_path / "c")
+    assert not any(tmp_path.glob("[abc]"))
+
+
+def test_learn_export_patch_learn_and_learn_eval_use_the_installed_patches(
+    shipped_file, later_runs, tmp_path, monkeypatch
+) -> None:
+    package = tmp_path / "package"
+    package.mkdir()
+    base = package / shipped.FILE_NAME
+    shutil.copyfile(shipped_file, base)
+    (package / f"{shipped.PATCH_PREFIX}draft").write_bytes(b"not a patch: no number, not read")
+    fake_weights_package(monkeypatch, base)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    runner = CliRunner()
+    for n, later in enumerate(later_runs, 1):
+        checkpoint.save(later, tmp_path / "run" / checkpoint.FILE_NAME)
+        out = package / f"{shipped.PATCH_PREFIX}{n}"
+        exported = runner.invoke(app, ["learn-export", str(out), "--dir", str(tmp_path / "run"), "--patch"])
+        assert exported.exit_code == 0, exported.output
+        assert "as a patch on" in exported.output and "weights that moved" in exported.output
+    assert shipped.installed_chain() == [base, package / f"{shipped.PATCH_PREFIX}1",
+                                         package / f"{shipped.PATCH_PREFIX}2"]
+    measured = runner.invoke(app, ["learn-eval", "--shipped", "--games", "2", "--json"])
+    assert measured.exit_code == 0, measured.output
+    assert json.loads(measured.output)["trained_games"] == later_runs[1].games
+    resumed = runner.invoke(app, ["learn", "--dir", str(tmp_path / "on"), "--games",
+                                  str(later_runs[1].games + ROUND_GAMES)])
+    assert resumed.exit_code == 0, resumed.output
+    assert "and 2 patches" in resumed.output and f"{later_runs[1].games:,} games" in resumed.output
+    fake_weights_package(monkeypatch, tmp_path / "none" / shipped.FILE_NAME)
+    refused = runner.invoke(app, ["learn-export", str(tmp_path / "x"), "--dir", str(tmp_path / "run"),
+                                  "--patch"])
+    assert refused.exit_code == 1 and "holds no weights" in refused.output
+
+
 def test_learn_export_writes_the_checkpoint_as_shipped_weights(shipped_run: checkpoint.Run, tmp_path) -> None:
     checkpoint.save(shipped_run, tmp_path / checkpoint.FILE_NAME)
     out = tmp_path / "weights" / shipped.FILE_NAME

@@ -172,7 +172,7 @@ def weights_games() -> int | None:
     from ..solver.learn import shipped
 
     try:
-        return int(shipped.read_header(shipped.installed())["run"]["games"])
+        return int(shipped.read_header(shipped.installed_chain()[-1])["run"]["games"])
     except (shipped.NotInstalled, OSError, ValueError, KeyError, TypeError):
         return None
 

@@ -1,7 +1,8 @@
 """The trained weights of game2048's learned 4x4 evaluator, shipped apart from the game.
 
-``path()`` is the weights file, written by ``game2048 learn-export``;
-``game2048.solver.learn.shipped`` reads it. A checkout where no stage has
+``path()`` is the weights file, written by ``game2048 learn-export``; the
+patches of later training lie beside it (``network.patch-1``, ...).
+``game2048.solver.learn.shipped`` reads them. A checkout where no stage has
 been committed yet has the package without the file.
 """
 

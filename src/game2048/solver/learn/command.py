@@ -23,6 +23,12 @@ def _checkpoint_path(folder: Path | None) -> Path:
     return (folder or default_dir()) / FILE_NAME
 
 
+def _described(chain: list[Path]) -> str:
+    """A weights file, and how many patches go on it."""
+    patches = len(chain) - 1
+    return f"{chain[0]}" + (f" and {patches} patch{'es' if patches > 1 else ''}" if patches else "")
+
+
 def learn(
     threads: Annotated[int, typer.Option(min=1, help="Training threads sharing one network.")] = 1,
     hours: Annotated[float | None, typer.Option(min=0.0, help="Stop after this many hours.")] = None,
@@ -115,17 +121,17 @@ def _train(
             f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}, restart {run.restart}"
         )
 
-    source = start
-    if source is None and not fresh and not path.exists():
+    chain = None if start is None else [start]
+    if chain is None and not fresh and not path.exists():
         with suppress(shipped.NotInstalled):
-            source = shipped.installed()
-    if source is not None:
+            chain = shipped.installed_chain()
+    if chain is not None:
         try:
-            run = shipped.read(source)
+            run = shipped.read_chain(chain)
         except shipped.Corrupt as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
-        resumed(run, f"shipped weights {source} (int16), saving to {path}")
+        resumed(run, f"shipped weights {_described(chain)} (int16), saving to {path}")
     elif path.exists() and not fresh:
         run = load(path)
         resumed(run, str(path))
@@ -176,12 +182,13 @@ def learn_eval(
         raise typer.BadParameter("--shipped is the installed file: leave out one of --shipped and --weights")
     if use_shipped or weights is not None:
         try:
-            source = weights or shipped.installed()
-            run = shipped.open_mapped(source)
+            chain = [weights] if weights is not None else shipped.installed_chain()
+            run = shipped.open_mapped(chain)
         except (shipped.NotInstalled, shipped.Corrupt) as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(1) from None
-        what = f" (shipped weights {source})"
+        source = chain[-1]
+        what = f" (shipped weights {_described(chain)})"
     else:
         source = _checkpoint_path(folder)
         if not source.exists():
@@ -226,12 +233,19 @@ def learn_export(
         int, typer.Option(min=1, max=32767,
             help="Steps from 0 to a table's largest weight (int16: 32767 at most).")
     ] = 1023,
+    patch: Annotated[
+        bool, typer.Option("--patch", help="Write a patch on the installed weights and their patches: "
+                                           "only the weights that moved, in the installed file's steps.")
+    ] = False,
 ) -> None:
     """Write the checkpoint as shipped weights: int16 with one scale per table, xz, and the run's header.
 
     The file is what the repository's weights/ distribution ships, and what
     `game2048 learn` goes on from on a machine with no checkpoint. Reading
-    the checkpoint does not disturb a run training in its folder.
+    the checkpoint does not disturb a run training in its folder. With
+    --patch it is the next patch of the installed weights (a few MB where a
+    whole file is 17.7; in the package as network.patch-N, N one more than
+    the last).
     """
     from . import shipped
     from .checkpoint import load
@@ -242,12 +256,26 @@ def learn_export(
         raise typer.BadParameter(f"no checkpoint at {path}: train with `game2048 learn`", param_hint="--dir")
     run = load(path, writable=False)
     started = time.monotonic()
-    header = shipped.write(run, out, preset=preset, steps=steps)
+    if patch:
+        try:
+            chain = shipped.installed_chain()
+            header = shipped.write_patch(run, chain, out, preset=preset)
+        except (shipped.NotInstalled, shipped.Corrupt, ValueError) as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        steps = shipped.read_header(chain[0])["steps"]
+    else:
+        header = shipped.write(run, out, preset=preset, steps=steps)
     seconds = time.monotonic() - started
     typer.echo(
         f"exported {path} ({run.games:,} games, {run.moves:,} moves, {run.cpu_seconds / 3600:.2f} cpu h)"
-        f" to {out}: {out.stat().st_size / 1e6:.1f} MB in {seconds:.1f} s"
+        f" to {out}{' as a patch on ' + _described(chain) if patch else ''}:"
+        f" {out.stat().st_size / 1e6:.1f} MB in {seconds:.1f} s"
     )
+    if patch:
+        moved = sum(header["nonzero"]) / (TUPLES * TABLE_SIZE)
+        typer.echo(f"in the base's {steps:,} steps; weights that moved: {100 * moved:.1f} %")
+        return
     share = sum(header["nonzero"]) / (TUPLES * TABLE_SIZE)
     scales = ", ".join(f"{s:.4g}" for s in header["scales"])
     typer.echo(f"int16 in {steps:,} steps, scales {scales}; weights not 0: {100 * share:.1f} %")

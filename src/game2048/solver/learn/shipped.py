@@ -21,6 +21,18 @@ after table, little-endian. Most of a network's weights are 0 (boards its
 games never reach), and the masks make the stream smaller and quicker to
 compress than the plain tables.
 
+A patch carries a later stage of the same run on the shipped file it was
+made on: the same layout with ``PATCH_FORMAT``, the base file's own scales,
+and in its stream, for each weight that moved by half a step or more, how many
+steps it moved (int16). ``on`` in its header is the digest of the weights it
+applies to (``chain_digest``), so patches go on only in their order and only
+on their own base. The weights package holds the base file and its patches
+(``network.patch-1``, ``-2``, ...: ``installed_chain``); a patch of a session's
+training is a few MB where a whole file is 17.7 MB, so the repository holds
+many stages in the room of one (docs/solver.md, *Patches*). A weight comes
+back exactly as a whole file with the base's scales would give it, half a step
+at most from its trained value.
+
 Play maps the weights instead of decompressing them in every process:
 ``open_mapped`` decompresses a shipped file once into a checkpoint file
 (``checkpoint``'s format: raw float32 from a page boundary) in the user
@@ -52,8 +64,12 @@ from .ntuple import TABLE_SIZE, TUPLES
 
 MAGIC = b"G2048W16"
 FORMAT = "4x6-tuple int16 masked xz 1"
+#: A patch's format: the same layout, the steps each weight moved since the weights it is on.
+PATCH_FORMAT = "4x6-tuple int16 patch xz 1"
 #: The name of the file in the ``game2048_weights`` package.
 FILE_NAME = "network.weights"
+#: Patches beside it: ``network.patch-1``, ``network.patch-2``, ... applied in that order.
+PATCH_PREFIX = "network.patch-"
 #: The xz preset of an export (xz's own default).
 PRESET = 6
 #: The steps from 0 to a table's largest weight in an export; int16 holds up to ``MAX_STEPS``.
@@ -102,20 +118,52 @@ def write(run: Run, path: Path, preset: int = PRESET, steps: int = STEPS) -> dic
     ``steps`` is out of range (``quantise``).
     """
     tables = [quantise(table, steps) for table in run.weights]
+    header = {"format": FORMAT, "run": run.header(), "steps": steps,
+              "scales": [scale for scale, _, _ in tables]}
+    return _write(path, header, [(mask, values) for _, mask, values in tables], preset)
+
+
+def _write(path: Path, header: dict[str, Any], tables: list[tuple[np.ndarray, np.ndarray]],
+           preset: int) -> dict[str, Any]:
+    """Write ``header`` and the tables' masks and int16 values as one xz stream; the header gains
+    ``nonzero``, ``bytes`` and ``sha256``."""
     compressor = lzma.LZMACompressor(format=lzma.FORMAT_XZ, preset=preset)
-    parts = [np.packbits(mask, bitorder="little") for _, mask, _ in tables] + [v for _, _, v in tables]
+    parts = [np.packbits(mask, bitorder="little") for mask, _ in tables] + [v for _, v in tables]
     stream = b"".join([*(compressor.compress(part) for part in parts), compressor.flush()])
-    header = {
-        "format": FORMAT,
-        "run": run.header(),
-        "steps": steps,
-        "scales": [scale for scale, _, _ in tables],
-        "nonzero": [int(values.size) for _, _, values in tables],
-        "bytes": len(stream),
-        "sha256": hashlib.sha256(stream).hexdigest(),
-    }
+    header = {**header, "nonzero": [int(values.size) for _, values in tables], "bytes": len(stream),
+              "sha256": hashlib.sha256(stream).hexdigest()}
     checkpoint.write_atomically(path, MAGIC, json.dumps(header).encode(), stream)
     return header
+
+
+def write_patch(run: Run, chain: list[Path], path: Path, preset: int = PRESET) -> dict[str, Any]:
+    """Write ``run`` to ``path`` as a patch on the shipped ``chain`` (a weights file and its patches
+    so far, in order): each weight's move since then, in steps of the base file's scales.
+
+    Returns the header written. ValueError where a patch cannot say it (a weight not finite, a
+    table the base had all at 0 that now has weights, a weight past the int16 range of its
+    table's steps): then export a whole file. Corrupt if the chain is damaged.
+    """
+    before = read_chain(chain)
+    scales = read_header(chain[0])["scales"]
+    tables = []
+    for k, scale in enumerate(scales):
+        new, old = run.weights[k], before.weights[k]
+        if not np.all(np.isfinite(new)):
+            raise ValueError("a weight is not finite")
+        if scale == 0.0:
+            if new.any():
+                raise ValueError(f"table {k} was all 0 in the base and has weights now: export a whole file")
+            tables.append((np.zeros(new.size, dtype=bool), np.zeros(0, dtype="<i2")))
+            continue
+        steps = np.rint(new.astype(np.float64) / scale)
+        if np.abs(steps).max() > MAX_STEPS:
+            raise ValueError(f"a weight of table {k} outgrew the base's int16 steps: export a whole file")
+        moved = steps - np.rint(old.astype(np.float64) / scale)
+        mask = moved != 0
+        tables.append((mask, moved[mask].astype("<i2")))
+    header = {"format": PATCH_FORMAT, "on": chain_digest(chain), "run": run.header(), "scales": scales}
+    return _write(path, header, tables, preset)
 
 
 def _head(f: BinaryIO, path: Path) -> tuple[dict[str, Any], bytes]:
@@ -126,7 +174,7 @@ def _head(f: BinaryIO, path: Path) -> tuple[dict[str, Any], bytes]:
     raw = f.read(size)
     try:
         header = json.loads(raw)
-        known = header["format"] == FORMAT
+        known = header["format"] in (FORMAT, PATCH_FORMAT)
     except (ValueError, TypeError, KeyError):
         raise Corrupt(f"{path}: the header of the shipped weights is damaged or cut short") from None
     if not known:
@@ -146,6 +194,57 @@ def read(path: Path) -> Run:
     Corrupt if the file is not shipped weights, is cut short, or its stream
     does not match the header's length and hash.
     """
+    header, tables = _contents(path)
+    if header["format"] == PATCH_FORMAT:
+        raise Corrupt(f"{path} is a patch: it is read with the weights it patches (read_chain)")
+    weights = np.zeros((TUPLES, TABLE_SIZE), dtype=np.float32)
+    for k, (mask, values) in enumerate(tables):
+        weights[k][mask] = np.multiply(values, np.float32(header["scales"][k]), dtype=np.float32)
+    return _run(path, header, weights)
+
+
+def read_chain(chain: list[Path]) -> Run:
+    """The run of a weights file and its patches, in order (``installed_chain``): the file's weights
+    with each patch applied, and the last one's counters, settings and curve. Corrupt if a file
+    is damaged, or a patch was made on other weights than the ones before it in ``chain``."""
+    run = read(chain[0])
+    scales = read_header(chain[0])["scales"]
+    digest = chain_digest(chain[:1])
+    for path in chain[1:]:
+        header, tables = _contents(path)
+        if header["format"] != PATCH_FORMAT:
+            raise Corrupt(f"{path} is a whole weights file, not a patch: it cannot follow {chain[0]}")
+        if header.get("on") != digest or header["scales"] != scales:
+            raise Corrupt(f"{path} patches other weights than the ones before it (out of order, or "
+                          "another base)")
+        for k, (mask, moved) in enumerate(tables):
+            scale = np.float32(scales[k])
+            table = run.weights[k]
+            steps = np.rint(table[mask].astype(np.float64) / scales[k]) + moved
+            table[mask] = np.multiply(steps, scale, dtype=np.float32)
+        run = _run(path, header, run.weights)
+        digest = _chained(digest, path)
+    return run
+
+
+def chain_digest(chain: list[Path]) -> str:
+    """What names the weights of ``chain``: the SHA-256 of the file's header (which holds its
+    stream's hash), then of each patch's header after the digest before it."""
+    with open(chain[0], "rb") as f:
+        digest = hashlib.sha256(_head(f, chain[0])[1]).hexdigest()
+    for path in chain[1:]:
+        digest = _chained(digest, path)
+    return digest
+
+
+def _chained(digest: str, patch: Path) -> str:
+    with open(patch, "rb") as f:
+        return hashlib.sha256(digest.encode() + _head(f, patch)[1]).hexdigest()
+
+
+def _contents(path: Path) -> tuple[dict[str, Any], list[tuple[np.ndarray, np.ndarray]]]:
+    """The checked header of the shipped file (or patch) at ``path`` and each table's mask and int16
+    values. Corrupt if it is cut short, damaged or of another network."""
     with open(path, "rb") as f:
         header, _ = _head(f, path)
         stream = f.read()
@@ -153,8 +252,7 @@ def read(path: Path) -> Run:
         length, digest = int(header["bytes"]), header["sha256"]
         scales = [float(s) for s in header["scales"]]
         nonzero = [int(n) for n in header["nonzero"]]
-        fields = dict(header["run"])
-        run_format = fields.pop("format")
+        run_format = header["run"]["format"]
     except (ValueError, TypeError, KeyError):
         raise Corrupt(f"{path}: the header of the shipped weights is missing fields") from None
     if len(stream) < length:
@@ -164,30 +262,34 @@ def read(path: Path) -> Run:
     if run_format != checkpoint.FORMAT or len(scales) != TUPLES or len(nonzero) != TUPLES:
         raise Corrupt(f"{path}: the header describes another network ({run_format!r})")
     try:
-        weights = _decode(stream, scales, nonzero)
+        return header, _decode(stream, nonzero)
     except (lzma.LZMAError, ValueError) as exc:
         raise Corrupt(f"{path}: the weights do not decode ({exc})") from None
+
+
+def _run(path: Path, header: dict[str, Any], weights: np.ndarray) -> Run:
+    fields = dict(header["run"])
+    del fields["format"]
     try:
         return Run(weights=weights, **fields)
     except TypeError:
         raise Corrupt(f"{path}: the header's run has fields this version does not know") from None
 
 
-def _decode(stream: bytes, scales: list[float], nonzero: list[int]) -> np.ndarray:
+def _decode(stream: bytes, nonzero: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
     raw = lzma.decompress(stream, format=lzma.FORMAT_XZ)
     if len(raw) != TUPLES * _MASK_BYTES + 2 * sum(nonzero):
         raise ValueError("the stream's length is not the header's")
     masks = np.frombuffer(raw, dtype=np.uint8, count=TUPLES * _MASK_BYTES).reshape(TUPLES, _MASK_BYTES)
-    weights = np.zeros((TUPLES, TABLE_SIZE), dtype=np.float32)
+    tables = []
     offset = TUPLES * _MASK_BYTES
     for k in range(TUPLES):
         mask = np.unpackbits(masks[k], bitorder="little").view(bool)
         if int(np.count_nonzero(mask)) != nonzero[k]:
             raise ValueError(f"table {k}'s mask does not count {nonzero[k]:,} weights")
-        values = np.frombuffer(raw, dtype="<i2", count=nonzero[k], offset=offset)
-        weights[k][mask] = np.multiply(values, np.float32(scales[k]), dtype=np.float32)
+        tables.append((mask, np.frombuffer(raw, dtype="<i2", count=nonzero[k], offset=offset)))
         offset += 2 * nonzero[k]
-    return weights
+    return tables
 
 
 def installed() -> Path:
@@ -205,6 +307,18 @@ def installed() -> Path:
     return path
 
 
+def installed_chain() -> list[Path]:
+    """The installed weights file and the patches beside it, in the order they apply
+    (``network.patch-1``, ``-2``, ...). NotInstalled as ``installed``."""
+    base = installed()
+    numbered = []
+    for patch in base.parent.glob(PATCH_PREFIX + "*"):
+        number = patch.name[len(PATCH_PREFIX):]
+        if number.isdigit():
+            numbered.append((int(number), patch))
+    return [base, *(patch for _, patch in sorted(numbered))]
+
+
 def default_cache_dir() -> Path:
     """Where ``open_mapped`` keeps decompressed weights: the user cache directory's ``learn`` folder."""
     from platformdirs import user_cache_dir
@@ -212,8 +326,9 @@ def default_cache_dir() -> Path:
     return Path(user_cache_dir("game2048")) / "learn"
 
 
-def open_mapped(path: Path | None = None, *, cache_dir: Path | None = None) -> Run:
-    """The run shipped at ``path`` (default: the installed weights), its weights mapped read-only.
+def open_mapped(path: Path | list[Path] | None = None, *, cache_dir: Path | None = None) -> Run:
+    """The run shipped at ``path`` (a file, or a file and its patches; default: the installed
+    weights and patches, ``installed_chain``), its weights mapped read-only.
 
     The first call decompresses the file into ``cache_dir`` (default:
     ``default_cache_dir()``) as ``<hash>.ckpt``, written to a temporary file
@@ -223,9 +338,8 @@ def open_mapped(path: Path | None = None, *, cache_dir: Path | None = None) -> R
     a check is built again. NotInstalled if ``path`` is None and no weights
     are installed; Corrupt if the shipped file is damaged.
     """
-    source = installed() if path is None else path
-    with open(source, "rb") as f:
-        digest = hashlib.sha256(_head(f, source)[1]).hexdigest()
+    chain = installed_chain() if path is None else [path] if isinstance(path, Path) else list(path)
+    digest = chain_digest(chain)
     folder = cache_dir or default_cache_dir()
     cache = folder / f"{digest[:32]}.ckpt"
     run = _checked(cache, digest)
@@ -235,7 +349,7 @@ def open_mapped(path: Path | None = None, *, cache_dir: Path | None = None) -> R
     with _exclusive(folder / "build.lock"):  # N workers starting at once: one builds, the rest wait for it
         run = _checked(cache, digest)
         if run is None:
-            _build(source, cache, digest)
+            _build(chain, cache, digest)
             run = checkpoint.load(cache, writable=False)
     return run
 
@@ -255,10 +369,10 @@ def _checked(cache: Path, digest: str) -> Run | None:
     return run
 
 
-def _build(source: Path, cache: Path, digest: str) -> None:
-    run = read(source)
+def _build(chain: list[Path], cache: Path, digest: str) -> None:
+    run = read_chain(chain)
     part = cache.with_suffix(".part")
-    extra = {"source": digest, "crc32": zlib.crc32(run.weights), "from": str(source)}
+    extra = {"source": digest, "crc32": zlib.crc32(run.weights), "from": [str(p) for p in chain]}
     checkpoint.save(run, part, extra=extra)
     os.replace(part, cache)
     for other in cache.parent.glob("*.ckpt"):
