@@ -449,8 +449,8 @@ def main() -> None:
     parser.add_argument("--unpaced-echo", action="store_true",
                         help="send the echo's messages back to back, unpaced (the earlier floor)")
     parser.add_argument("--unpaced", action="store_true",
-                        help="both back to back: the echo unpaced, the game's moves chosen by a rule "
-                             "that costs the client microseconds (no solver)")
+                        help="both back to back: the echo unpaced, the game's moves chosen by the "
+                             "network at 1-ply (microseconds of the client's CPU)")
     parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
                                              "default: limits off")
     args = parser.parse_args()

@@ -218,6 +218,8 @@ def read_chain(chain: list[Path]) -> Run:
             raise Corrupt(f"{path} patches other weights than the ones before it (out of order, or "
                           "another base)")
         for k, (mask, moved) in enumerate(tables):
+            if scales[k] == 0.0 and moved.size:
+                raise Corrupt(f"{path} moves weights of table {k}, which its base has all at 0")
             scale = np.float32(scales[k])
             table = run.weights[k]
             steps = np.rint(table[mask].astype(np.float64) / scales[k]) + moved
