@@ -4,11 +4,12 @@ The file is ``MAGIC``, the header's length (8 bytes, little-endian), the
 header (JSON: counters, settings, random-number states, curve, the games of
 the window not yet in the curve; and, in a file another module writes, that
 module's own ``extra`` entry), zero padding to a multiple of 4,096 bytes,
-then the weights as raw little-endian float32, tuple after tuple (4 x 16^6,
-268 MB). The weights start on a page boundary, so a reader can map them
-instead of copying. A save writes a temporary file beside the target and
-renames it over the target: a reader, or a run cut off mid-save, only ever
-sees a whole checkpoint.
+then the weights as raw little-endian float32, table after table (4 x 16^6,
+268 MB, for each of the network's ``stages``: ``ntuple``). The weights
+start on a page boundary, so a reader can map them instead of copying. A
+save writes a temporary file beside the target and renames it over the
+target: a reader, or a run cut off mid-save, only ever sees a whole
+checkpoint.
 """
 
 from __future__ import annotations
@@ -23,14 +24,13 @@ from typing import Any
 
 import numpy as np
 
-from .ntuple import TABLE_SIZE, TUPLES
+from .ntuple import MAX_STAGES, TABLE_SIZE, TUPLES
 
 MAGIC = b"G2048NT1"
 FORMAT = "4x6-tuple td0 float32"
 FILE_NAME = "network.ckpt"
 LOCK_NAME = "train.lock"
 _PAGE = 4096
-_SHAPE = (TUPLES, TABLE_SIZE)
 
 
 def default_dir() -> Path:
@@ -40,9 +40,26 @@ def default_dir() -> Path:
     return Path(user_data_dir("game2048")) / "learn"
 
 
-def new_weights() -> np.ndarray:
+def new_weights(stages: int = 1) -> np.ndarray:
     """An untrained network: every weight 0."""
-    return np.zeros(_SHAPE, dtype=np.float32)
+    return np.zeros((stages * TUPLES, TABLE_SIZE), dtype=np.float32)
+
+
+def stages_of(weights: np.ndarray) -> int:
+    """The stages of a network's weights (``ntuple``: four tables each)."""
+    return weights.shape[0] // TUPLES
+
+
+def add_stages(run: Run, stages: int) -> None:
+    """Give ``run`` ``stages`` stages, each new one a copy of its last (weight promotion: a stage
+    starts from what the network knew of those boards, and from there learns them alone).
+    ValueError past ``MAX_STAGES`` or below the stages it has."""
+    have = stages_of(run.weights)
+    if not have <= stages <= MAX_STAGES:
+        raise ValueError(f"a network of {have} stage(s) can have {have} to {MAX_STAGES} stages, not {stages}")
+    if stages > have:
+        last = run.weights[TUPLES * (have - 1):]
+        run.weights = np.concatenate([run.weights, *[last] * (stages - have)])
 
 
 @dataclass
@@ -74,7 +91,7 @@ class Run:
     def header(self) -> dict[str, Any]:
         fields = asdict(self)
         del fields["weights"]
-        return {"format": FORMAT, **fields}
+        return {"format": FORMAT, "stages": stages_of(self.weights), **fields}
 
 
 def save(run: Run, path: Path, extra: dict[str, Any] | None = None) -> None:
@@ -119,19 +136,30 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
     return header, start + (-start % _PAGE)
 
 
+def weight_bytes(header: dict[str, Any]) -> int:
+    """The bytes of weights a run's header (``Run.header``) describes; ValueError if its stages are
+    not 1 to ``MAX_STAGES``."""
+    stages = header.get("stages", 1)
+    if type(stages) is not int or not 1 <= stages <= MAX_STAGES:
+        raise ValueError(f"a network has 1 to {MAX_STAGES} stages, not {stages!r}")
+    return 4 * stages * TUPLES * TABLE_SIZE
+
+
 def load(path: Path, *, writable: bool = True) -> Run:
     """The run saved at ``path``: its weights read into memory, or mapped read-only if not ``writable``."""
     header, offset = read_header(path)
+    count = weight_bytes(header) // 4
     if writable:
-        flat = np.fromfile(path, dtype="<f4", count=TUPLES * TABLE_SIZE, offset=offset)
-    elif path.stat().st_size >= offset + 4 * TUPLES * TABLE_SIZE:
-        flat = np.memmap(path, dtype="<f4", mode="r", offset=offset, shape=(TUPLES * TABLE_SIZE,))
+        flat = np.fromfile(path, dtype="<f4", count=count, offset=offset)
+    elif path.stat().st_size >= offset + 4 * count:
+        flat = np.memmap(path, dtype="<f4", mode="r", offset=offset, shape=(count,))
     else:
         flat = np.zeros(0, dtype="<f4")
-    if flat.size != TUPLES * TABLE_SIZE:
+    if flat.size != count:
         raise ValueError(f"{path} is cut short")
-    weights = flat.reshape(_SHAPE)
+    weights = flat.reshape(-1, TABLE_SIZE)
     del header["format"]
+    header.pop("stages", None)
     header.pop("extra", None)
     return Run(weights=weights, **header)
 

@@ -52,6 +52,15 @@ def learn(
             "the run's).",
         ),
     ] = None,
+    stages: Annotated[
+        int | None,
+        typer.Option(
+            min=1, max=3,
+            help="Sets of weights by the part of the game: 1; 2, the second from a board's first 8192; "
+            "3, the third from its first 16384. Stages a run gets start as copies of its last "
+            "(default 1; on resume: the run's).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the training spawns (a new run only).")] = 0,
     window: Annotated[int, typer.Option(min=1, help="Games per row of the curve (a new run only).")] = 10_000,
     fresh: Annotated[
@@ -85,7 +94,8 @@ def learn(
     path = _checkpoint_path(folder)
     try:
         with claim(path.parent):
-            _train(path, threads, hours, games, checkpoint_every, alpha, restart, seed, window, fresh, start)
+            _train(path, threads, hours, games, checkpoint_every, alpha, restart, stages, seed, window, fresh,
+                   start)
     except Busy as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -99,13 +109,14 @@ def _train(
     checkpoint_every: float,
     alpha: float | None,
     restart: float | None,
+    stages: int | None,
     seed: int,
     window: int,
     fresh: bool,
     start: Path | None,
 ) -> None:
     from . import shipped
-    from .checkpoint import Run, load
+    from .checkpoint import Run, add_stages, load, stages_of
     from .train import new_run, train
 
     def say(line: str) -> None:
@@ -116,9 +127,18 @@ def _train(
             run.alpha = alpha
         if restart is not None:
             run.restart = restart
+        had = stages_of(run.weights)
+        if stages is not None:
+            try:
+                add_stages(run, stages)
+            except ValueError as exc:
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(1) from None
+        now = stages_of(run.weights)
         say(
             f"resuming {source}: {run.games:,} games, {run.moves:,} moves, "
-            f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}, restart {run.restart}"
+            f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}, restart {run.restart}, "
+            f"{now} stage{'s' if now > 1 else ''}" + (f" ({now - had} new)" if now > had else "")
         )
 
     chain = None if start is None else [start]
@@ -136,9 +156,10 @@ def _train(
         run = load(path)
         resumed(run, str(path))
     else:
-        run = new_run(alpha=0.1 if alpha is None else alpha, seed=seed, window=window, restart=restart or 0.0)
-        say(f"new run at {path}: alpha {run.alpha}, restart {run.restart}, seed {seed}, "
-            f"curve every {window:,} games")
+        run = new_run(alpha=0.1 if alpha is None else alpha, seed=seed, window=window, restart=restart or 0.0,
+                      stages=stages or 1)
+        say(f"new run at {path}: alpha {run.alpha}, restart {run.restart}, "
+            f"{stages_of(run.weights)} stage(s), seed {seed}, curve every {window:,} games")
     train(
         run,
         threads=threads,
@@ -200,12 +221,14 @@ def learn_eval(
         what = ""
     result = evaluate(run.weights, games, seed=seed, ply=ply, threads=threads)
     if as_json:
-        trained = {"weights": str(source), "trained_games": run.games, "trained_moves": run.moves}
+        trained = {"weights": str(source), "trained_games": run.games, "trained_moves": run.moves,
+                   "stages": len(run.weights) // 4}
         typer.echo(json.dumps({**trained, **result.as_dict()}))
         return
+    stages = len(run.weights) // 4
     typer.echo(
         f"network: {run.games:,} training games, {run.moves:,} moves,"
-        f" {run.cpu_seconds / 3600:.2f} cpu h{what}"
+        f" {run.cpu_seconds / 3600:.2f} cpu h, {stages} stage{'s' if stages > 1 else ''}{what}"
     )
     typer.echo(f"games: {games}  (seeds {seed} to {seed + games - 1}, 4x4, {ply}-ply)")
     typer.echo(f"moves: {result.moves}")
@@ -249,7 +272,7 @@ def learn_export(
     """
     from . import shipped
     from .checkpoint import load
-    from .ntuple import TABLE_SIZE, TUPLES
+    from .ntuple import TABLE_SIZE
 
     path = _checkpoint_path(folder)
     if not path.exists():
@@ -273,9 +296,9 @@ def learn_export(
         f" {out.stat().st_size / 1e6:.1f} MB in {seconds:.1f} s"
     )
     if patch:
-        moved = sum(header["nonzero"]) / (TUPLES * TABLE_SIZE)
+        moved = sum(header["nonzero"]) / (len(run.weights) * TABLE_SIZE)
         typer.echo(f"in the base's {steps:,} steps; weights that moved: {100 * moved:.1f} %")
         return
-    share = sum(header["nonzero"]) / (TUPLES * TABLE_SIZE)
+    share = sum(header["nonzero"]) / (len(run.weights) * TABLE_SIZE)
     scales = ", ".join(f"{s:.4g}" for s in header["scales"])
     typer.echo(f"int16 in {steps:,} steps, scales {scales}; weights not 0: {100 * share:.1f} %")

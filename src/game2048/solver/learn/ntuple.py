@@ -15,6 +15,14 @@ its looks select. Under each symmetry the four tuples are contiguous bits of
 the transformed board, so a look is a shift and a mask. Summing over the
 whole symmetry group makes a board and each of its 8 images score the same.
 
+**Stages.** A network may hold more than one set of four tables: ``w``
+is ``(4 * stages, 16^6)``, and a board is valued by the set of its stage
+(``stage_base``): stage 0 until its first 8192, stage 1 from there, stage 2
+from its first 16384 (``STAGE_EXPONENTS``), as far as the network has
+stages. Each stage learns only the boards of its part of the game, so the
+endings get weights of their own (multi-stage TD, Yeh et al. 2016); a new
+stage starts as a copy of the last one (``checkpoint.add_stages``).
+
 **Training** (``train_games``): greedy play on ``reward + V(afterstate)``
 with fast spawns (SplitMix64, not the game's seeded spawns), then backward
 TD(0) over the game's afterstates, from the last to the first (see
@@ -41,10 +49,15 @@ FEATURES = TUPLES * SYMMETRIES
 TABLE_SIZE = 16**6
 #: The tuples' cells, row-major (documentation and tests; the code below has them as bit masks).
 TUPLE_CELLS = ((0, 1, 2, 3, 4, 5), (4, 5, 6, 7, 8, 9), (0, 1, 2, 4, 5, 6), (4, 5, 6, 8, 9, 10))
+#: Stage k + 1 begins once a board has a tile of 2^STAGE_EXPONENTS[k] or more (8192, then 16384).
+STAGE_EXPONENTS = (13, 14)
+#: The stages a network may have.
+MAX_STAGES = len(STAGE_EXPONENTS) + 1
 
 _M12 = np.uint64(0xFFF)
 _M16 = np.uint64(0xFFFF)
 _M24 = np.uint64(0xFFFFFF)
+_NIBBLE_LOW = np.uint64(0x1111111111111111)
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -243,65 +256,84 @@ def game_spawn(b: np.uint64, key: np.uint64, index: int) -> np.uint64:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _looks(w: np.ndarray, x: np.uint64) -> float:
-    """The four tuples' weights on one orientation of a board."""
+def stage_base(w: np.ndarray, b: np.uint64) -> int:
+    """The first table of the stage ``b`` is valued by: 0 for a network of one stage; else
+    ``4 * k``, k the thresholds of ``STAGE_EXPONENTS`` the board's largest tile meets, at most
+    the network's last stage."""
+    n = w.shape[0]
+    if n == TUPLES:
+        return 0
+    top = (b >> np.uint64(2)) & (b >> np.uint64(3))  # at bit 4i: cell i's bits 3 and 2 (12 or more)
+    if n > 2 * TUPLES and top & (b >> np.uint64(1)) & _NIBBLE_LOW != np.uint64(0):  # 14 or more: 16384
+        return 2 * TUPLES
+    if top & (b | (b >> np.uint64(1))) & _NIBBLE_LOW != np.uint64(0):  # 13 or more: 8192
+        return TUPLES
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _looks(w: np.ndarray, x: np.uint64, k: int) -> float:
+    """The four tuples' weights (tables k to k + 3) on one orientation of a board."""
     hi = x >> np.uint64(16)
     return (
-        w[0, x & _M24]
-        + w[1, hi & _M24]
-        + w[2, (x & _M12) | ((hi & _M12) << np.uint64(12))]
-        + w[3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))]
+        w[k, x & _M24]
+        + w[k + 1, hi & _M24]
+        + w[k + 2, (x & _M12) | ((hi & _M12) << np.uint64(12))]
+        + w[k + 3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))]
     )
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _nudge(w: np.ndarray, x: np.uint64, u: np.float32) -> None:
-    """Add ``u`` to the four tuples' weights on one orientation."""
+def _nudge(w: np.ndarray, x: np.uint64, k: int, u: np.float32) -> None:
+    """Add ``u`` to the four tuples' weights (tables k to k + 3) on one orientation."""
     hi = x >> np.uint64(16)
     i0 = x & _M24
     i1 = hi & _M24
     i2 = (x & _M12) | ((hi & _M12) << np.uint64(12))
     i3 = (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))
-    w[0, i0] += u
-    w[1, i1] += u
-    w[2, i2] += u
-    w[3, i3] += u
+    w[k, i0] += u
+    w[k + 1, i1] += u
+    w[k + 2, i2] += u
+    w[k + 3, i3] += u
 
 
 @njit(cache=True, nogil=True)
 def value(w: np.ndarray, b: np.uint64) -> float:
-    """V(b): the sum of the 32 weights the board's looks select."""
+    """V(b): the sum of the 32 weights the board's looks select in its stage's tables."""
+    k = stage_base(w, b)
     t = transpose(b)
     fb = flip(b)
     ft = flip(t)
     return (
-        _looks(w, b)
-        + _looks(w, mirror(b))
-        + _looks(w, fb)
-        + _looks(w, mirror(fb))
-        + _looks(w, t)
-        + _looks(w, mirror(t))
-        + _looks(w, ft)
-        + _looks(w, mirror(ft))
+        _looks(w, b, k)
+        + _looks(w, mirror(b), k)
+        + _looks(w, fb, k)
+        + _looks(w, mirror(fb), k)
+        + _looks(w, t, k)
+        + _looks(w, mirror(t), k)
+        + _looks(w, ft, k)
+        + _looks(w, mirror(ft), k)
     )
 
 
 @njit(cache=True, nogil=True)
 def update(w: np.ndarray, b: np.uint64, u: float) -> float:
-    """Add ``u`` to each of the 32 weights of ``b``; V(b) afterwards (a weight two looks share gets 2u)."""
+    """Add ``u`` to each of the 32 weights of ``b`` in its stage's tables; V(b) afterwards (a weight
+    two looks share gets 2u)."""
     d = np.float32(u)
+    k = stage_base(w, b)
     t = transpose(b)
     fb = flip(b)
     ft = flip(t)
     # read back after all 32 writes: a weight two looks share counts its final value twice
-    _nudge(w, b, d)
-    _nudge(w, mirror(b), d)
-    _nudge(w, fb, d)
-    _nudge(w, mirror(fb), d)
-    _nudge(w, t, d)
-    _nudge(w, mirror(t), d)
-    _nudge(w, ft, d)
-    _nudge(w, mirror(ft), d)
+    _nudge(w, b, k, d)
+    _nudge(w, mirror(b), k, d)
+    _nudge(w, fb, k, d)
+    _nudge(w, mirror(fb), k, d)
+    _nudge(w, t, k, d)
+    _nudge(w, mirror(t), k, d)
+    _nudge(w, ft, k, d)
+    _nudge(w, mirror(ft), k, d)
     return value(w, b)
 
 

@@ -4,7 +4,7 @@ A shipped file is ``MAGIC``, the header's length (8 bytes, little-endian),
 the header (JSON), then one xz stream (``lzma``) to the end of the file. The
 header holds ``FORMAT``; ``run``, the run's own header (``Run.header()``:
 counters, settings, random-number states, curve, everything a run resumes
-from); ``scales``, one per tuple table; ``nonzero``, each table's count of
+from, and its ``stages``); ``scales``, one per tuple table (four a stage); ``nonzero``, each table's count of
 int16 weights that are not 0; and the stream's length and SHA-256.
 
 The stream holds the weights as int16: weight ``w`` of table ``k`` is
@@ -26,7 +26,9 @@ made on: the same layout with ``PATCH_FORMAT``, the base file's own scales,
 and in its stream, for each weight that moved by half a step or more, how many
 steps it moved (int16). ``on`` in its header is the digest of the weights it
 applies to (``chain_digest``), so patches go on only in their order and only
-on their own base. The weights package holds the base file and its patches
+on their own base. A patch may add stages: each new stage's tables are the
+last stage's of the weights before it (in their steps and scales), plus the
+steps they moved. The weights package holds the base file and its patches
 (``network.patch-1``, ``-2``, ...: ``installed_chain``); a patch of a session's
 training is a few MB where a whole file is 17.7 MB, so the repository holds
 many stages in the room of one (docs/solver.md, *Patches*). A weight comes
@@ -76,7 +78,6 @@ PRESET = 6
 STEPS = 1023
 MAX_STEPS = 32767
 _MASK_BYTES = TABLE_SIZE // 8
-_WEIGHT_BYTES = 4 * TUPLES * TABLE_SIZE
 
 
 class NotInstalled(LookupError):
@@ -145,10 +146,15 @@ def write_patch(run: Run, chain: list[Path], path: Path, preset: int = PRESET) -
     table's steps): then export a whole file. Corrupt if the chain is damaged.
     """
     before = read_chain(chain)
-    scales = read_header(chain[0])["scales"]
+    have, tables_now = len(before.weights), len(run.weights)
+    if tables_now < have:
+        raise ValueError(f"the run has {tables_now // TUPLES} stage(s), the weights it would patch "
+                         f"{have // TUPLES}: a patch cannot take stages away")
+    scales = read_header(chain[-1])["scales"]
+    scales = scales + [scales[_promoted(k, have)] for k in range(have, tables_now)]
     tables = []
     for k, scale in enumerate(scales):
-        new, old = run.weights[k], before.weights[k]
+        new, old = run.weights[k], before.weights[_promoted(k, have)]
         if not np.all(np.isfinite(new)):
             raise ValueError("a weight is not finite")
         if scale == 0.0:
@@ -164,6 +170,12 @@ def write_patch(run: Run, chain: list[Path], path: Path, preset: int = PRESET) -
         tables.append((mask, moved[mask].astype("<i2")))
     header = {"format": PATCH_FORMAT, "on": chain_digest(chain), "run": run.header(), "scales": scales}
     return _write(path, header, tables, preset)
+
+
+def _promoted(k: int, have: int) -> int:
+    """Table ``k`` of a network, on weights of ``have`` tables: itself, or for a stage they do not
+    have yet, the same tuple's table in their last stage (which a new stage starts from)."""
+    return k if k < have else have - TUPLES + k % TUPLES
 
 
 def _head(f: BinaryIO, path: Path) -> tuple[dict[str, Any], bytes]:
@@ -197,7 +209,7 @@ def read(path: Path) -> Run:
     header, tables = _contents(path)
     if header["format"] == PATCH_FORMAT:
         raise Corrupt(f"{path} is a patch: it is read with the weights it patches (read_chain)")
-    weights = np.zeros((TUPLES, TABLE_SIZE), dtype=np.float32)
+    weights = np.zeros((len(tables), TABLE_SIZE), dtype=np.float32)
     for k, (mask, values) in enumerate(tables):
         weights[k][mask] = np.multiply(values, np.float32(header["scales"][k]), dtype=np.float32)
     return _run(path, header, weights)
@@ -214,9 +226,15 @@ def read_chain(chain: list[Path]) -> Run:
         header, tables = _contents(path)
         if header["format"] != PATCH_FORMAT:
             raise Corrupt(f"{path} is a whole weights file, not a patch: it cannot follow {chain[0]}")
+        have = len(scales)
+        if len(tables) < have:
+            raise Corrupt(f"{path} has fewer stages than the weights before it")
+        scales = scales + [scales[_promoted(k, have)] for k in range(have, len(tables))]
         if header.get("on") != digest or header["scales"] != scales:
             raise Corrupt(f"{path} patches other weights than the ones before it (out of order, or "
                           "another base)")
+        if len(tables) > have:  # new stages: copies of the last one, which the patch then moves
+            run.weights = run.weights[[_promoted(k, have) for k in range(len(tables))]]
         for k, (mask, moved) in enumerate(tables):
             if scales[k] == 0.0 and moved.size:
                 raise Corrupt(f"{path} moves weights of table {k}, which its base has all at 0")
@@ -255,13 +273,14 @@ def _contents(path: Path) -> tuple[dict[str, Any], list[tuple[np.ndarray, np.nda
         scales = [float(s) for s in header["scales"]]
         nonzero = [int(n) for n in header["nonzero"]]
         run_format = header["run"]["format"]
-    except (ValueError, TypeError, KeyError):
+        tables = checkpoint.weight_bytes(header["run"]) // (4 * TABLE_SIZE)
+    except (ValueError, TypeError, KeyError, AttributeError):
         raise Corrupt(f"{path}: the header of the shipped weights is missing fields") from None
     if len(stream) < length:
         raise Corrupt(f"{path} is cut short: {len(stream):,} of its {length:,} bytes of weights")
     if len(stream) > length or hashlib.sha256(stream).hexdigest() != digest:
         raise Corrupt(f"{path} is damaged: its weights do not match the hash in its header")
-    if run_format != checkpoint.FORMAT or len(scales) != TUPLES or len(nonzero) != TUPLES:
+    if run_format != checkpoint.FORMAT or len(scales) != tables or len(nonzero) != tables:
         raise Corrupt(f"{path}: the header describes another network ({run_format!r})")
     try:
         return header, _decode(stream, nonzero)
@@ -272,6 +291,7 @@ def _contents(path: Path) -> tuple[dict[str, Any], list[tuple[np.ndarray, np.nda
 def _run(path: Path, header: dict[str, Any], weights: np.ndarray) -> Run:
     fields = dict(header["run"])
     del fields["format"]
+    fields.pop("stages", None)
     try:
         return Run(weights=weights, **fields)
     except TypeError:
@@ -280,12 +300,13 @@ def _run(path: Path, header: dict[str, Any], weights: np.ndarray) -> Run:
 
 def _decode(stream: bytes, nonzero: list[int]) -> list[tuple[np.ndarray, np.ndarray]]:
     raw = lzma.decompress(stream, format=lzma.FORMAT_XZ)
-    if len(raw) != TUPLES * _MASK_BYTES + 2 * sum(nonzero):
+    count = len(nonzero)
+    if len(raw) != count * _MASK_BYTES + 2 * sum(nonzero):
         raise ValueError("the stream's length is not the header's")
-    masks = np.frombuffer(raw, dtype=np.uint8, count=TUPLES * _MASK_BYTES).reshape(TUPLES, _MASK_BYTES)
+    masks = np.frombuffer(raw, dtype=np.uint8, count=count * _MASK_BYTES).reshape(count, _MASK_BYTES)
     tables = []
-    offset = TUPLES * _MASK_BYTES
-    for k in range(TUPLES):
+    offset = count * _MASK_BYTES
+    for k in range(count):
         mask = np.unpackbits(masks[k], bitorder="little").view(bool)
         if int(np.count_nonzero(mask)) != nonzero[k]:
             raise ValueError(f"table {k}'s mask does not count {nonzero[k]:,} weights")
@@ -361,7 +382,7 @@ def _checked(cache: Path, digest: str) -> Run | None:
     try:
         header, offset = checkpoint.read_header(cache)
         extra = header.get("extra") or {}
-        if extra.get("source") != digest or cache.stat().st_size != offset + _WEIGHT_BYTES:
+        if extra.get("source") != digest or cache.stat().st_size != offset + checkpoint.weight_bytes(header):
             return None
         run = checkpoint.load(cache, writable=False)
     except (OSError, ValueError, TypeError, AttributeError):

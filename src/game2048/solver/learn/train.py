@@ -45,9 +45,10 @@ def _stream(seed: int, i: int) -> int:
     return int(ntuple.mix64(np.uint64((seed * 1_000_003 + i) & 0xFFFFFFFFFFFFFFFF)))
 
 
-def new_run(alpha: float = 0.1, seed: int = 0, window: int = 10_000, restart: float = 0.0) -> Run:
-    """A run from an untrained network."""
-    return Run(weights=new_weights(), alpha=alpha, seed=seed, window=window, restart=restart)
+def new_run(alpha: float = 0.1, seed: int = 0, window: int = 10_000, restart: float = 0.0,
+            stages: int = 1) -> Run:
+    """A run from an untrained network of ``stages`` stages (``ntuple``)."""
+    return Run(weights=new_weights(stages), alpha=alpha, seed=seed, window=window, restart=restart)
 
 
 def curve_row(run: Run, scores: list[int], tops: list[int], moves: int) -> dict[str, float]:
