@@ -42,3 +42,14 @@ def test_startup_bench_prints_each_figure():
     out = run("startup.py", "--runs", "1")
     assert [line.split(":")[0] for line in out.splitlines()[1:]] == [
         "python -c pass", "import game2048", "game2048 --help"]
+
+
+def test_learned_against_strong_times_the_networks_expectimax() -> None:
+    """With the installed weights (the test script installs them): strong, the plies and the depths
+    timed on the same positions, each line with its agreement."""
+    out = run("learned_vs_strong.py", "--shipped", "--positions", "4", "--every", "200", "--games", "0",
+              "--plies", "2", "--depths", "1", "2").splitlines()
+    assert "strong (one thread)" in out[1]
+    assert [line.split(":")[0].strip() for line in out[2:]] == [
+        "learned 2-ply", "learned expectimax, depth 1", "learned expectimax, depth 2"]
+    assert all("picks strong's move" in line for line in out[2:])

@@ -248,6 +248,24 @@ def test_a_deeper_search_picks_the_move_a_plain_expectimax_values_most(
         assert values[chosen] == pytest.approx(max(legal), rel=1e-5, abs=1e-3)
 
 
+@settings(max_examples=30, deadline=None)
+@given(board=boards_4x4)
+def test_the_networks_expectimax_without_a_cut_is_the_players_deeper_plies(
+    random_weights: np.ndarray, board: list[list[int]]
+) -> None:
+    """``deep.search`` at depth 1 and 2, cutting nothing, values each move as ``choose``'s ply 2 and 3."""
+    from game2048.solver.learn import deep
+
+    slide_t, points_t = tables()
+    b = pack(board)
+    for depth in (1, 2):
+        expect = np.empty(4)
+        ntuple.move_values(random_weights, b, depth + 1, slide_t, points_t, expect)
+        values, _ = deep.search(random_weights, int(b), depth, cut=0.0)
+        assert values is not None
+        assert np.allclose(values, expect, rtol=1e-9, atol=1e-9)
+
+
 def test_a_seeded_game_is_the_real_game_and_replays(trained: np.ndarray) -> None:
     for seed in (0, 1, 2**52 + 3):
         for ply in (1, 2):

@@ -9,12 +9,13 @@ from typer.testing import CliRunner
 
 from game2048 import Game
 from game2048.cli import app
-from game2048.rules import slide
+from game2048.rules import DIRECTIONS, slide
 from game2048.solver import PLAYERS, analyse, best_move, learned
-from game2048.solver.learn import ntuple, shipped
+from game2048.solver.learn import deep, ntuple, shipped
 from game2048.solver.learn.play import pack
 from game2048.solver.learn.train import new_run, tables, train
 from game2048.solver.likeness import LEARNED, likeness
+from game2048.solver.search import NODES_PER_SECOND
 
 BOARD = [[2, 4, 8, 16], [0, 2, 4, 8], [0, 0, 2, 4], [0, 0, 0, 2]]
 
@@ -68,11 +69,45 @@ def test_without_the_weights_it_is_strong(no_weights: None) -> None:
     assert analyse(BOARD, preset="learned") == analyse(BOARD, preset="strong")
 
 
-def test_it_takes_no_depth_or_time_limit(playing: np.ndarray) -> None:
-    with pytest.raises(ValueError, match="fixed depth"):
-        analyse(BOARD, preset="learned", depth=2)
-    with pytest.raises(ValueError, match="fixed depth"):
-        analyse(BOARD, preset="learned", time_limit=0.1)
+def _by_name(values: list[float]) -> dict[str, float]:
+    return {d: v for d, v in zip(DIRECTIONS, values, strict=True) if v > -np.inf}
+
+
+def test_with_a_depth_it_searches_the_network_as_the_heuristics_expectimax(playing: np.ndarray) -> None:
+    """Depth d is the expectimax d spawns deep with the network at the leaves: depth 2 without a
+    cut-off is the preset's own 3-ply, and a depth gives the same answer on any number of threads."""
+    slide_table, points = tables()
+    exact = np.empty(4)
+    ntuple.move_values(playing, pack(BOARD), learned.PLY, slide_table, points, exact)
+    values, nodes = deep.search(playing, int(pack(BOARD)), 2, cut=0.0)
+    assert values is not None and nodes > 0
+    assert np.allclose(values, exact, rtol=1e-9)
+
+    deeper, nodes_3 = deep.search(playing, int(pack(BOARD)), 3)
+    assert deeper is not None and nodes_3 > nodes
+    scores = _by_name(deeper)
+    answer = (max(scores, key=scores.__getitem__), scores)
+    assert analyse(BOARD, preset="learned", depth=3) == answer
+    assert analyse(BOARD, preset="learned", depth=3, threads=1) == answer
+    assert analyse(BOARD, preset="learned", depth=3, threads=3) == answer
+    assert deep.search(playing, int(pack(BOARD)), 3, budget=nodes_3 - 1)[0] is None  # past the budget
+    with pytest.raises(ValueError, match="at most 15 spawns"):
+        analyse(BOARD, preset="learned", depth=16)
+
+
+def test_with_a_time_limit_it_deepens_within_its_node_budget(playing: np.ndarray) -> None:
+    """A time limit is a node budget (``NODES_PER_SECOND``): the deepest level that fits it."""
+    legal = len(_by_name(deep.search(playing, int(pack(BOARD)), 0)[0] or []))
+    one, spent = deep.search(playing, int(pack(BOARD)), 1)
+    assert one is not None and spent == legal  # depth 1: one chance node a first move
+    rate = NODES_PER_SECOND["network"]
+    scores = _by_name(one)
+    assert analyse(BOARD, preset="learned", time_limit=legal / rate) == (max(scores, key=scores.__getitem__),
+                                                                         scores)
+    move, scores = analyse(BOARD, preset="learned", time_limit=0.05)  # deeper, as far as the clock allows
+    assert move in scores and len(scores) == legal
+    with pytest.raises(ValueError, match="time_limit"):
+        analyse(BOARD, preset="learned", time_limit=0)
 
 
 def test_a_stuck_board_has_no_move(playing: np.ndarray) -> None:

@@ -96,7 +96,7 @@ PLAYERS: tuple[str, ...] = (*PRESETS, LEARNED)
 #: bitboard layout did 570,000-930,000 when idle and 160,000 under heavy load;
 #: the cell layout 27,000-65,000 (6x6 slowest). Set low so that a loaded
 #: machine still keeps within the limit (docs/solver.md).
-NODES_PER_SECOND: dict[str, float] = {"bitboard": 250_000.0, "general": 30_000.0}
+NODES_PER_SECOND: dict[str, float] = {"bitboard": 250_000.0, "general": 30_000.0, "network": 250_000.0}
 
 _TABLE_BITS = 20
 
@@ -181,6 +181,15 @@ def search_values(
         search = _bitboard_search(flat, n, setting.cut, cores() if wanted is None else max(1, wanted))
     else:
         search = _cells_search(flat, n, setting.cut)
+    with _lock:
+        best, reached, spent = _deepen(search, depth, budget, deadline)
+    if stats is not None:
+        stats["nodes"] = spent
+    return best, reached
+
+
+def _deepen(search: _Search, depth: int, budget: int, deadline: float | None) -> tuple[list[float], int, int]:
+    """``search_values``'s rule for ``search``: the values, the depth they come from, the nodes spent."""
     spent = 0
 
     def run(d: int, allowed: int) -> list[float] | None:
@@ -189,32 +198,29 @@ def search_values(
         spent += used
         return values
 
-    with _lock:
-        top = depth
-        best: list[float] | None = None
-        reached = 0
-        if deadline is None:
-            # one search at the depth asked for, if it fits the budget
-            best = run(depth, budget)
-            reached = depth
-            top = depth - 1  # if it did not: deepen from 1 with a second budget, as with a time limit
-        if best is None:
-            left = budget
-            for d in range(1, top + 1):
-                before = spent
-                values = run(d, left)
-                left -= spent - before
-                if values is None:
-                    break
-                best, reached = values, d
-                if left <= 0 or (deadline is not None and time.perf_counter() >= deadline):
-                    break
-        if best is None:  # not even depth 1 fitted: the one-move heuristic
-            best, reached = run(0, _UNLIMITED), 0
-        assert best is not None
-        if stats is not None:
-            stats["nodes"] = spent
-        return best, reached
+    top = depth
+    best: list[float] | None = None
+    reached = 0
+    if deadline is None:
+        # one search at the depth asked for, if it fits the budget
+        best = run(depth, budget)
+        reached = depth
+        top = depth - 1  # if it did not: deepen from 1 with a second budget, as with a time limit
+    if best is None:
+        left = budget
+        for d in range(1, top + 1):
+            before = spent
+            values = run(d, left)
+            left -= spent - before
+            if values is None:
+                break
+            best, reached = values, d
+            if left <= 0 or (deadline is not None and time.perf_counter() >= deadline):
+                break
+    if best is None:  # not even depth 1 fitted: the one-move evaluation
+        best, reached = run(0, _UNLIMITED), 0
+    assert best is not None
+    return best, reached, spent
 
 
 _UNLIMITED = 1 << 62
@@ -319,32 +325,70 @@ def analyse(
     True
     """
     exps = _exponents(board)
-    if preset == LEARNED:
-        if depth is not None or time_limit is not None:
-            raise ValueError("the learned preset searches a fixed depth: give it no depth or time_limit")
-        from . import learned
-
-        answer = learned.analyse(board)
-        if answer is not None:
-            return answer
-        preset = learned.FALLBACK
-    setting = setting_for(len(exps), preset)
     if depth is not None and not _whole(depth, 0, MAX_DEPTH):
         raise ValueError(f"depth must be a whole number from 0 to {MAX_DEPTH}, got {depth!r}")
     if threads is not None and not _whole(threads, 1, 1 << 16):
         raise ValueError(f"threads must be a whole number of at least 1, got {threads!r}")
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+    if preset == LEARNED:
+        from . import learned
+
+        if depth is None and time_limit is None:
+            answer = learned.analyse(board)
+        else:
+            answer = _network_search(board, depth, time_limit, threads)
+        if answer is not None:
+            return answer
+        preset = learned.FALLBACK
+    setting = setting_for(len(exps), preset)
     ensure_compiled()  # before the clock starts: a first compile must not eat the time limit
     nodes = None
     deadline = None
     if time_limit is not None:
-        if not (time_limit > 0 and math.isfinite(time_limit)):
-            raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
         rate = NODES_PER_SECOND["bitboard" if _fits_bitboard(exps) else "general"]
         nodes = int(time_limit * rate)
         if setting.nodes is not None:
             nodes = min(nodes, setting.nodes)
         deadline = time.perf_counter() + time_limit
     values, _ = search_values(exps, setting, depth=depth, nodes=nodes, deadline=deadline, threads=threads)
+    scores = {DIRECTIONS[d]: v for d, v in enumerate(values) if v > -math.inf}
+    if not scores:
+        return None, {}
+    best = max(scores, key=lambda name: scores[name])
+    return best, scores  # type: ignore[return-value]
+
+
+def _network_search(board: Sequence[Sequence[int]], depth: int | None, time_limit: float | None,
+                    threads: int | None) -> tuple[Direction | None, dict[str, float]] | None:
+    """The learned preset's expectimax (``learn.deep``) at ``depth``, or deepening within
+    ``time_limit``; None where the network cannot play (``learned.analyse``)."""
+    from . import learned
+    from .learn import deep
+    from .learn.play import pack
+
+    weights = learned.network() if len(board) == 4 else None
+    if weights is None:
+        return None
+    try:
+        b = int(pack(board))
+    except ValueError:
+        return None
+    if depth is not None and depth > deep.MAX_DEPTH:
+        raise ValueError(f"the learned preset searches at most {deep.MAX_DEPTH} spawns deep, got {depth}")
+    from .workers import cores
+
+    wanted = cores() if threads is None else threads
+
+    def search(d: int, allowed: int) -> tuple[list[float] | None, int]:
+        return deep.search(weights, b, d, deep.CUT, allowed, wanted)
+
+    budget, deadline = _UNLIMITED, None
+    if time_limit is not None:
+        budget = max(1, int(time_limit * NODES_PER_SECOND["network"]))
+        deadline = time.perf_counter() + time_limit
+    with _lock:
+        values, _, _ = _deepen(search, deep.MAX_DEPTH if depth is None else depth, budget, deadline)
     scores = {DIRECTIONS[d]: v for d, v in enumerate(values) if v > -math.inf}
     if not scores:
         return None, {}

@@ -9,7 +9,7 @@ the same values whatever the number of threads and however they are
 scheduled.
 
 Threads, not processes: the compiled search releases the GIL, so the
-calling thread and helpers from one process-wide pool (``ThreadPoolExecutor``
+calling thread and helpers from one process-wide pool (``helpers``: a ``ThreadPoolExecutor``
 of one thread fewer than the cores, made on first use) take the tasks in
 turn. numba's
 own threading layer (``parallel=True``, ``prange``) is not used: its default
@@ -91,8 +91,9 @@ def _caller_space() -> Space:
 
 
 @cache
-def _pool() -> ThreadPoolExecutor:
-    """The helper threads: one fewer than the cores (the calling thread works too)."""
+def helpers() -> ThreadPoolExecutor:
+    """The helper threads: one fewer than the cores (the calling thread works too). The network's
+    search (``learn.deep``) shares them."""
     return ThreadPoolExecutor(max_workers=max(1, cores() - 1), thread_name_prefix="solver")
 
 
@@ -138,9 +139,9 @@ def chance_values(
             if states[j, bb.ABORTED]:
                 break
 
-    helpers = min(threads, cores(), count) - 1
+    extra = min(threads, cores(), count) - 1
     with _caller_lock:
-        running = [_pool().submit(lambda: drain(space())) for _ in range(helpers)]
+        running = [helpers().submit(lambda: drain(space())) for _ in range(extra)]
         drain(_caller_space())  # the calling thread works too
         for future in running:
             future.result()

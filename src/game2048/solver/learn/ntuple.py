@@ -581,3 +581,166 @@ def play_seeded(
         n += 1
         score += gained
         b = game_spawn(after, key, n + 1)
+
+
+# -- the network's expectimax ---------------------------------------------------------------------
+
+#: Entries of a search task's ``state``: chance nodes expanded, the task's node budget, its table
+#: generation, the aborted flag, log2 of the table's entries.
+NODES, BUDGET, GENERATION, ABORTED, TABLE_BITS = range(5)
+STATE_SIZE = 5
+#: Levels of the work space: the deepest search, in spawns.
+SEARCH_LEVELS = 16
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _first_empty(b: np.uint64, i: int) -> int:
+    """The first empty cell of ``b`` from cell ``i`` on (16 if none)."""
+    while i < 16 and (b >> np.uint64(4 * i)) & np.uint64(0xF) != 0:
+        i += 1
+    return i
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _slot(b: np.uint64, state: np.ndarray) -> np.int64:
+    return np.int64((b * _GAMMA) >> np.uint64(64 - state[TABLE_BITS]))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _known(keys: np.ndarray, meta: np.ndarray, vals: np.ndarray, b: np.uint64, depth: int,
+           state: np.ndarray) -> float:
+    """The table's value of chance node ``b`` if this generation searched it ``depth`` deep or
+    deeper, else NaN."""
+    slot = _slot(b, state)
+    m = meta[slot]
+    if keys[slot] == b and (m >> 8) == state[GENERATION] and (m & 255) >= depth:
+        return vals[slot]
+    return np.nan
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep(keys: np.ndarray, meta: np.ndarray, vals: np.ndarray, b: np.uint64, depth: int, v: float,
+          state: np.ndarray) -> None:
+    slot = _slot(b, state)
+    keys[slot] = b
+    meta[slot] = (state[GENERATION] << 8) | depth
+    vals[slot] = v
+
+
+@njit(cache=True, nogil=True)
+def search_chance(
+    w: np.ndarray,
+    root: np.uint64,
+    depth: int,
+    cut: float,
+    slide: np.ndarray,
+    points: np.ndarray,
+    keys: np.ndarray,
+    meta: np.ndarray,
+    vals: np.ndarray,
+    state: np.ndarray,
+    stack_boards: np.ndarray,
+    stack_ints: np.ndarray,
+    stack_floats: np.ndarray,
+) -> float:
+    """The expected points to come after the chance node ``root`` (a move's afterstate), read
+    ``depth`` spawns deep: the expectimax of the heuristic's search (``solver.bitboard``) with the
+    network at the leaves and each move's points on the way.
+
+    A chance node averages over every empty cell and both tiles (2 at 0.9, 4 at 0.1) the best of
+    the moves that follow, each worth its points plus the value of the chance node it leads to
+    (0 if none is legal: the game is over). A chance node with no depth left, or reached with
+    probability below ``cut``, is worth ``value`` of its board. Depth 1 with no cut is
+    ``chance_value``, depth 2 ``chance_value_2``. Chance nodes are kept in a direct-mapped table
+    (``keys``, ``meta``: generation and depth, ``vals``; always replace) and used again by the
+    same generation at the same depth or less. ``state`` (``NODES`` ...) counts the chance nodes
+    expanded; past its budget the task gives up (``ABORTED``, value 0). Depth-first on an
+    explicit stack (numba does not cache recursive functions); nothing is allocated.
+    """
+    b = np.uint64(root)
+    if depth <= 0 or cut > 1.0:
+        return value(w, b)
+    known = _known(keys, meta, vals, b, depth, state)
+    if known == known:
+        return known
+    state[NODES] += 1
+    level = 0
+    dep = depth
+    cp = 1.0
+    empty = count_empty(b)
+    i = _first_empty(b, 0)
+    tile = 1
+    d = 0
+    res = 0.0
+    best = -np.inf
+    while True:
+        while i < 16:
+            if d == 4:  # this spawn's moves are done
+                top = best if best > -np.inf else 0.0
+                if tile == 1:
+                    res += 0.9 * top
+                    tile = 2
+                else:
+                    res += 0.1 * top
+                    tile = 1
+                    i = _first_empty(b, i + 1)
+                best = -np.inf
+                d = 0
+                continue
+            spawned = b | (np.uint64(tile) << np.uint64(4 * i))
+            after, gained = move(spawned, d, slide, points)
+            d += 1
+            if after == spawned:
+                continue
+            child_cp = cp * (0.9 if tile == 1 else 0.1) / empty
+            if dep == 1 or child_cp < cut:
+                v = gained + value(w, after)
+            else:
+                below = _known(keys, meta, vals, after, dep - 1, state)
+                if below == below:
+                    v = gained + below
+                else:
+                    state[NODES] += 1
+                    if state[NODES] > state[BUDGET]:
+                        state[ABORTED] = 1
+                        return 0.0
+                    # descend: keep this node on the stack, make the child current
+                    stack_boards[level] = b
+                    stack_ints[level, 0] = i
+                    stack_ints[level, 1] = tile
+                    stack_ints[level, 2] = d
+                    stack_ints[level, 3] = empty
+                    stack_floats[level, 0] = cp
+                    stack_floats[level, 1] = res
+                    stack_floats[level, 2] = best
+                    stack_floats[level, 3] = gained
+                    level += 1
+                    b = after
+                    dep -= 1
+                    cp = child_cp
+                    empty = count_empty(b)
+                    i = _first_empty(b, 0)
+                    tile = 1
+                    d = 0
+                    res = 0.0
+                    best = -np.inf
+                    continue
+            if v > best:
+                best = v
+        node = res / empty
+        _keep(keys, meta, vals, b, dep, node, state)
+        if level == 0:
+            return node
+        level -= 1
+        dep += 1
+        b = stack_boards[level]
+        i = stack_ints[level, 0]
+        tile = stack_ints[level, 1]
+        d = stack_ints[level, 2]
+        empty = stack_ints[level, 3]
+        cp = stack_floats[level, 0]
+        res = stack_floats[level, 1]
+        best = stack_floats[level, 2]
+        v = stack_floats[level, 3] + node
+        if v > best:
+            best = v
