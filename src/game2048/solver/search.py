@@ -315,7 +315,8 @@ def analyse(
     (which only matters on a machine slower than the calibration). ``depth``
     forces a fixed depth in spawns (0 = one-move greedy; at most ``MAX_DEPTH``). ``preset="learned"``
     plays the trained network where its weights are installed, on 4x4 (``solver.learned``: values
-    in points, no depth or time limit), and ``strong`` elsewhere. ``threads`` spreads
+    in points; with a ``depth`` of at most 15, or a ``time_limit``, the expectimax with the network at
+    its leaves, ``learn.deep``), and ``strong`` elsewhere. ``threads`` spreads
     a 3x3 or 4x4 search over that many threads (default: the preset's; the
     ``strong`` preset uses every core): the answer is the same for any
     number of threads. ValueError for a malformed board, an unknown preset

@@ -62,6 +62,7 @@ class Space:
 
 
 _local = threading.local()
+_caller_lock = threading.Lock()
 
 
 def _space() -> Space:
@@ -73,7 +74,7 @@ def _space() -> Space:
 
 @cache
 def _caller_space() -> Space:
-    """The table of the calling thread (one for all callers: they hold the solver's lock)."""
+    """The table of whichever thread calls (one for all callers, one at a time: ``_caller_lock``)."""
     return Space()
 
 
@@ -99,10 +100,11 @@ def chance_values(weights: np.ndarray, boards: Sequence[int], depth: int, cut: f
             if state[ntuple.ABORTED]:
                 break
 
-    running = [helpers().submit(lambda: drain(_space())) for _ in range(min(threads, cores(), count) - 1)]
-    drain(_caller_space())
-    for future in running:
-        future.result()
+    with _caller_lock:
+        running = [helpers().submit(lambda: drain(_space())) for _ in range(min(threads, cores(), count) - 1)]
+        drain(_caller_space())  # the calling thread works too
+        for future in running:
+            future.result()
     nodes = int(states[:, ntuple.NODES].sum())
     if states[:, ntuple.ABORTED].any() or nodes > budget:
         return None, nodes
