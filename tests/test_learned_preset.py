@@ -138,6 +138,18 @@ def test_the_engine_check_compares_4x4_games_with_the_network(playing: np.ndarra
     assert "learned" not in likeness(3, 21, "LURDLURD")["searches"]  # 4x4 only
 
 
+def test_the_engine_check_catches_the_networks_expectimax(playing: np.ndarray) -> None:
+    """A game of ``analyse(preset="learned", depth=3)`` parts from the network's own plies on
+    enough positions to pass them; the deeper comparison, asked because it is close, names it."""
+    game = Game(4, 21)
+    while not game.over and len(game.log) < 400:
+        game.move(analyse(game.board, preset="learned", depth=3, threads=1)[0])
+    figures = likeness(4, 21, game.log)
+    assert figures["engine_like"] and figures["engine"] == "learned depth 3", figures
+    assert figures["searches"]["learned depth 3"] == 1.0
+    assert "learned depth 4" not in figures["searches"]  # caught at depth 3: the deeper one is not asked
+
+
 def test_without_the_weights_the_engine_check_has_no_network_to_compare(no_weights: None) -> None:
     game = Game(4, 21)
     for _ in range(40):  # the first of left, down, right, up that moves

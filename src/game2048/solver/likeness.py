@@ -11,9 +11,10 @@ The rule (``engine_like``) flags a game whose agreement on the positions that
 matter is at least ``AGREEMENT`` and whose slips are at most ``SLIPS`` of its
 moves, over at least ``MIN_MATTERING`` positions that matter. An engine that
 searches otherwise (``SEARCHES``: deeper, one spawn ahead, or greedy; on 4x4,
-where its weights are installed, the trained network's searches, ``LEARNED``;
-and ``DEEP``, the deepest preset, for a game that already plays much like one
-of them) plays
+where its weights are installed, the trained network's searches, ``LEARNED``,
+and its expectimax, ``LEARNED_DEEP``, for a game that already plays much like
+them; and ``DEEP``, the deepest preset, for a game that already plays much
+like one of the others) plays
 other moves than ``CHECK_PRESET``, with slips of its own by that measure: on
 the same positions the game is also compared with each of them, and playing
 one's moves on ``SEARCH_AGREEMENT`` of the positions that matter flags it
@@ -67,6 +68,13 @@ SUSPECT = 0.85
 #: matter, so only this comparison catches it). Asked only where the choice matters, they add
 #: about half to the check's cost (the preset takes about twice ``CHECK_PRESET``'s time a position).
 LEARNED = {"learned": 3, "learned 2-ply": 2, "learned 1-ply": 1}
+#: The network's expectimax (``analyse(preset="learned", depth=D)``, ``learn.deep``), asked only
+#: about a 4x4 game that already plays much like one of ``LEARNED`` (``NETWORK_SUSPECT``): its moves
+#: part from the 3-ply's on a fifth of the positions that matter, so only this comparison catches
+#: it, and it costs 2 ms a position at depth 3, 14 at depth 4 (docs/solver.md). Deeper, 50 ms a
+#: position and more, is not asked.
+LEARNED_DEEP = {"learned depth 3": 3, "learned depth 4": 4}
+NETWORK_SUSPECT = 0.7
 
 
 def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
@@ -110,6 +118,14 @@ def likeness(size: int, seed: Seed, log: str, *, preset: str = CHECK_PRESET,
         for name, search in DEEP.items():  # not caught yet, but close: the costly comparison
             searches[name] = round(sum(_plays_like(b, d, search) for b, d in kept) / mattering, 4)
         engine = _engine(mattering, agreement, slips, searches)
+    if (networked and engine is None and mattering >= MIN_MATTERING
+            and max(searches[name] for name in LEARNED) >= NETWORK_SUSPECT):
+        for name, depth in LEARNED_DEEP.items():  # shallowest first: a game caught needs no deeper one
+            search = {"preset": "learned", "depth": depth, "threads": 1}
+            searches[name] = round(sum(_plays_like(b, d, search) for b, d in kept) / mattering, 4)
+            engine = _engine(mattering, agreement, slips, searches)
+            if engine is not None:
+                break
     return {"moves": moves, "mattering": mattering, "agreement": round(agreement, 4),
             "slips": round(slips, 4), "searches": searches, "engine": engine,
             "engine_like": engine is not None}
