@@ -87,6 +87,26 @@ def test_the_leaderboard_page_switches_between_the_boards(api):
     assert "PageBot" in engines
 
 
+def test_the_all_time_4x4_engines_board_holds_the_learned_presets_reference_entry(api):
+    """The built-in network's seeded games of the solver page, at its median score's place: above a
+    bot that scored less, on the 4x4 engines board only (never on the players' or the daily one)."""
+    from game2048.site.stats import figures
+
+    played = figures()["results"][4]["solver-learned"]
+    median = int(played["median_score"])
+    empty = api.client.get("/leaderboard?size=4&board=engines").text
+    assert 'data-testid="reference"' in empty and "No ranked games" in empty
+    assert f"{median:,}" in empty and f"{played['games']} seeded games" in empty
+    bot = solver_game(api, 4, 30, bot="SmallBot").issued
+    assert api.client.post(f"/api/games/{bot['id']}/finish", json={"token": bot["token"]}).status_code == 200
+    engines = api.client.get("/leaderboard?size=4&board=engines").text
+    assert engines.index('data-testid="reference"') < engines.index("SmallBot")  # a 30-move game scores less
+    for other in ("/leaderboard?size=4", "/leaderboard?size=3&board=engines",
+                  "/leaderboard?size=4&board=engines&mode=daily"):
+        assert 'data-testid="reference"' not in api.client.get(other).text, other
+    assert 'data-testid="reference"' in api.client.get("/leaderboard?size=4&board=engines&lang=he").text
+
+
 # -- the server knows about help -----------------------------------------------------------
 
 def test_a_game_hinted_through_itself_is_unranked_even_if_its_finish_says_helped_false(api):

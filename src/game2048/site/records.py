@@ -62,12 +62,28 @@ def leaderboard_page(
     with request.app.state.sessions() as s:
         entries = games.leaderboard(s, board_size, board_mode, day, LEADERBOARD_ROWS, which)  # type: ignore[arg-type]
     today = games.utc_today()
+    reference = _reference(board_size, entries) if which == "engines" and board_mode == "classic" else None
     return render(
         request, "leaderboard.html", "leaderboard", entries=entries, size=board_size, mode=board_mode,
-        day=day, sizes=SIZES, modes=MODES, board=which, boards=BOARDS,
+        day=day, sizes=SIZES, modes=MODES, board=which, boards=BOARDS, reference=reference,
         prev_day=day - timedelta(days=1) if day and day > FIRST_DAY else None,
         next_day=day + timedelta(days=1) if day and day < today else None,
     )
+
+
+def _reference(size: int, entries: list[games.Entry]) -> dict[str, object] | None:
+    """The all-time engines board's reference entry: the built-in ``learned`` preset, by the solver
+    page's seeded games of it (``game2048 simulate --strategies solver-learned``; 4x4 only), shown
+    at its median score's place among the entries (``at``). None where there are no such games."""
+    from .stats import figures
+
+    played = figures()["results"].get(size, {}).get("solver-learned")
+    if not played:
+        return None
+    median = int(played["median_score"])
+    return {"games": played["games"], "median_score": median,
+            "reach": round(100 * played["reach"].get(16384, 0.0)),
+            "at": sum(e.score >= median for e in entries)}
 
 
 @router.get("/games/{game_id}", response_class=HTMLResponse)
