@@ -154,7 +154,7 @@ def test_restarts_replay_late_positions_and_stay_out_of_the_curve(tmp_path) -> N
     train(run, max_games=2 * ROUND_GAMES, log=None)
     assert run.games == 2 * ROUND_GAMES and len(run.pending_scores) == ROUND_GAMES
     worker = _Worker(7)
-    worker.play(run.weights.copy(), run.alpha, 1.0)
+    worker.play(checkpoint.Run(**{**vars(run), "weights": run.weights.copy()}))
     again = worker.restarted.astype(bool)
     assert list(again) == [False, True] * (ROUND_GAMES // 2)
     assert worker.lengths[again].mean() < worker.lengths[~again].mean()

@@ -5,8 +5,12 @@ header (JSON: counters, settings, random-number states, curve, the games of
 the window not yet in the curve; and, in a file another module writes, that
 module's own ``extra`` entry), zero padding to a multiple of 4,096 bytes,
 then the weights as raw little-endian float32, table after table (4 x 16^6,
-268 MB, for each of the network's ``stages``: ``ntuple``). The weights
-start on a page boundary, so a reader can map them instead of copying. A
+268 MB, for each of the network's ``stages``: ``ntuple``), and for a run
+that learns by temporal coherence (``coherence``) its accumulators E and A
+after them, a weight's two side by side (the header says so:
+``accumulators``). The
+weights start on a page boundary, so a reader can map them instead of
+copying. A
 save writes a temporary file beside the target and renames it over the
 target: a reader, or a run cut off mid-save, only ever sees a whole
 checkpoint.
@@ -18,7 +22,7 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -60,6 +64,15 @@ def add_stages(run: Run, stages: int) -> None:
     if stages > have:
         last = run.weights[TUPLES * (have - 1):]
         run.weights = np.concatenate([run.weights, *[last] * (stages - have)])
+        if run.accumulators is not None:  # a new stage's weights have taken no step yet
+            grown = new_accumulators(run.weights)
+            grown[: run.accumulators.shape[0]] = run.accumulators
+            run.accumulators = grown
+
+
+def new_accumulators(weights: np.ndarray) -> np.ndarray:
+    """Temporal coherence's E and A for ``weights``, every weight before its first step."""
+    return np.zeros((*weights.shape, 2), dtype=np.float32)
 
 
 @dataclass
@@ -70,7 +83,11 @@ class Run:
     row per ``window`` games from the empty board (see ``train.curve_row``;
     restarted games, ``restart``, train but are not in the curve);
     ``pending_scores`` and ``pending_tops`` are the scores and largest
-    exponents of those games since the last row.
+    exponents of those games since the last row. With ``coherence`` each
+    weight learns at its own rate (``ntuple.train_games``), from its
+    ``accumulators``: E and A, shaped ``weights.shape + (2,)``, kept in the
+    checkpoint but not in shipped weights (a run resumed from those starts
+    them again, each weight's first step at the full ``alpha``).
     """
 
     weights: np.ndarray
@@ -87,11 +104,28 @@ class Run:
     curve: list[dict[str, float]] = field(default_factory=list)
     pending_scores: list[int] = field(default_factory=list)
     pending_tops: list[int] = field(default_factory=list)
+    #: Temporal coherence learning: each weight's step scaled by |E| / A, its own steps' coherence.
+    coherence: bool = False
+    accumulators: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def header(self) -> dict[str, Any]:
-        fields = asdict(self)
-        del fields["weights"]
-        return {"format": FORMAT, "stages": stages_of(self.weights), **fields}
+        """The run's counters, settings and curve (no arrays): what a checkpoint or a shipped file
+        stores beside the weights."""
+        kept = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _ARRAYS}
+        return {"format": FORMAT, "stages": stages_of(self.weights), **kept}
+
+    def learning_state(self) -> np.ndarray:
+        """What ``ntuple.train_games`` takes as ``tc``: the accumulators with ``coherence`` (made
+        the first time), else a placeholder that means plain TD(0)."""
+        if not self.coherence:
+            return _PLAIN
+        if self.accumulators is None or self.accumulators.shape[:-1] != self.weights.shape:
+            self.accumulators = new_accumulators(self.weights)
+        return self.accumulators
+
+
+_ARRAYS = ("weights", "accumulators")
+_PLAIN = np.zeros((1, 1, 2), dtype=np.float32)
 
 
 def save(run: Run, path: Path, extra: dict[str, Any] | None = None) -> None:
@@ -99,11 +133,16 @@ def save(run: Run, path: Path, extra: dict[str, Any] | None = None) -> None:
 
     ``extra`` goes into the header as it is (``read_header`` returns it; ``load`` leaves it out).
     """
-    fields = run.header() if extra is None else {**run.header(), "extra": extra}
-    header = json.dumps(fields).encode()
+    values = run.header() if extra is None else {**run.header(), "extra": extra}
+    tc = run.accumulators if run.coherence else None
+    if tc is not None:
+        values["accumulators"] = True
+    header = json.dumps(values).encode()
     start = len(MAGIC) + 8 + len(header)
-    write_atomically(path, MAGIC, header, b"\0" * (-start % _PAGE),
-                     np.ascontiguousarray(run.weights, dtype="<f4").data)
+    body = [np.ascontiguousarray(run.weights, dtype="<f4").data]
+    if tc is not None:
+        body.append(np.ascontiguousarray(tc, dtype="<f4").data)
+    write_atomically(path, MAGIC, header, b"\0" * (-start % _PAGE), *body)
 
 
 def write_atomically(path: Path, magic: bytes, header: bytes, *body: bytes | memoryview) -> None:
@@ -149,19 +188,22 @@ def load(path: Path, *, writable: bool = True) -> Run:
     """The run saved at ``path``: its weights read into memory, or mapped read-only if not ``writable``."""
     header, offset = read_header(path)
     count = weight_bytes(header) // 4
+    # the accumulators follow the weights; a read-only reader (to play, to export) has no use for them
+    stored = header.pop("accumulators", False) is True and writable
     if writable:
-        flat = np.fromfile(path, dtype="<f4", count=count, offset=offset)
+        flat = np.fromfile(path, dtype="<f4", count=count * (3 if stored else 1), offset=offset)
     elif path.stat().st_size >= offset + 4 * count:
         flat = np.memmap(path, dtype="<f4", mode="r", offset=offset, shape=(count,))
     else:
         flat = np.zeros(0, dtype="<f4")
-    if flat.size != count:
+    if flat.size != count * (3 if stored else 1):
         raise ValueError(f"{path} is cut short")
-    weights = flat.reshape(-1, TABLE_SIZE)
+    weights = flat[:count].reshape(-1, TABLE_SIZE)
+    accumulators = flat[count:].reshape(-1, TABLE_SIZE, 2) if stored else None
     del header["format"]
     header.pop("stages", None)
     header.pop("extra", None)
-    return Run(weights=weights, **header)
+    return Run(weights=weights, accumulators=accumulators, **header)
 
 
 class Busy(RuntimeError):

@@ -10,9 +10,12 @@ import json
 import time
 from contextlib import suppress
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from .checkpoint import Run
 
 _DIR_HELP = "Folder of the checkpoint (default: the user data directory's learn folder)."
 
@@ -61,6 +64,14 @@ def learn(
             "(default 1; on resume: the run's).",
         ),
     ] = None,
+    coherence: Annotated[
+        bool | None,
+        typer.Option(
+            "--coherence/--no-coherence",
+            help="Temporal coherence learning: each weight's step scaled by how much its own steps agree "
+            "(default off; on resume: the run's).",
+        ),
+    ] = None,
     seed: Annotated[int, typer.Option(min=0, help="Seed of the training spawns (a new run only).")] = 0,
     window: Annotated[int, typer.Option(min=1, help="Games per row of the curve (a new run only).")] = 10_000,
     fresh: Annotated[
@@ -94,11 +105,15 @@ def learn(
     path = _checkpoint_path(folder)
     try:
         with claim(path.parent):
-            _train(path, threads, hours, games, checkpoint_every, alpha, restart, stages, seed, window, fresh,
-                   start)
+            _train(path, threads, hours, games, checkpoint_every, alpha, restart, stages, coherence, seed,
+                   window, fresh, start)
     except Busy as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(1) from None
+
+
+def _tc(run: Run) -> str:
+    return "temporal coherence, " if run.coherence else ""
 
 
 def _train(
@@ -110,13 +125,14 @@ def _train(
     alpha: float | None,
     restart: float | None,
     stages: int | None,
+    coherence: bool | None,
     seed: int,
     window: int,
     fresh: bool,
     start: Path | None,
 ) -> None:
     from . import shipped
-    from .checkpoint import Run, add_stages, load, stages_of
+    from .checkpoint import add_stages, load, stages_of
     from .train import new_run, train
 
     def say(line: str) -> None:
@@ -127,6 +143,10 @@ def _train(
             run.alpha = alpha
         if restart is not None:
             run.restart = restart
+        if coherence is not None:
+            run.coherence = coherence
+            if not coherence:
+                run.accumulators = None
         had = stages_of(run.weights)
         if stages is not None:
             try:
@@ -137,7 +157,7 @@ def _train(
         now = stages_of(run.weights)
         say(
             f"resuming {source}: {run.games:,} games, {run.moves:,} moves, "
-            f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}, restart {run.restart}, "
+            f"{run.cpu_seconds / 3600:.2f} cpu h, alpha {run.alpha}, restart {run.restart}, {_tc(run)}"
             f"{now} stage{'s' if now > 1 else ''}" + (f" ({now - had} new)" if now > had else "")
         )
 
@@ -157,8 +177,8 @@ def _train(
         resumed(run, str(path))
     else:
         run = new_run(alpha=0.1 if alpha is None else alpha, seed=seed, window=window, restart=restart or 0.0,
-                      stages=stages or 1)
-        say(f"new run at {path}: alpha {run.alpha}, restart {run.restart}, "
+                      stages=stages or 1, coherence=bool(coherence))
+        say(f"new run at {path}: alpha {run.alpha}, restart {run.restart}, {_tc(run)}"
             f"{stages_of(run.weights)} stage(s), seed {seed}, curve every {window:,} games")
     train(
         run,

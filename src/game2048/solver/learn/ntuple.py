@@ -297,6 +297,28 @@ def _nudge(w: np.ndarray, x: np.uint64, k: int, u: np.float32) -> None:
     w[k + 3, i3] += u
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _coherent(w: np.ndarray, tc: np.ndarray, t: int, i: np.uint64, step: np.float32) -> None:
+    """Temporal coherence: move weight ``i`` of table ``t`` by ``step`` times its own rate,
+    |E| / A (1 before its first step), then add the step to E and its size to A. A weight whose
+    steps keep one sign keeps the full rate; one pushed back and forth slows down."""
+    moved = tc[t, i, 1]
+    rate = abs(tc[t, i, 0]) / moved if moved > 0.0 else np.float32(1.0)
+    w[t, i] += step * rate
+    tc[t, i, 0] += step
+    tc[t, i, 1] += abs(step)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _nudge_coherent(w: np.ndarray, tc: np.ndarray, x: np.uint64, k: int, u: np.float32) -> None:
+    """``_nudge`` with temporal coherence (``_coherent``) on each of the four weights."""
+    hi = x >> np.uint64(16)
+    _coherent(w, tc, k, x & _M24, u)
+    _coherent(w, tc, k + 1, hi & _M24, u)
+    _coherent(w, tc, k + 2, (x & _M12) | ((hi & _M12) << np.uint64(12)), u)
+    _coherent(w, tc, k + 3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12)), u)
+
+
 @njit(cache=True, nogil=True)
 def value(w: np.ndarray, b: np.uint64) -> float:
     """V(b): the sum of the 32 weights the board's looks select in its stage's tables."""
@@ -334,6 +356,27 @@ def update(w: np.ndarray, b: np.uint64, u: float) -> float:
     _nudge(w, mirror(t), k, d)
     _nudge(w, ft, k, d)
     _nudge(w, mirror(ft), k, d)
+    return value(w, b)
+
+
+@njit(cache=True, nogil=True)
+def update_coherent(w: np.ndarray, tc: np.ndarray, b: np.uint64, u: float) -> float:
+    """``update`` by temporal coherence: each of the 32 weights moves by ``u`` times its own rate
+    (``_coherent``); ``tc`` holds E and A side by side (``tc[..., 0]``, ``tc[..., 1]``, each shaped
+    like ``w``: a weight's two share a cache line)."""
+    d = np.float32(u)
+    k = stage_base(w, b)
+    t = transpose(b)
+    fb = flip(b)
+    ft = flip(t)
+    _nudge_coherent(w, tc, b, k, d)
+    _nudge_coherent(w, tc, mirror(b), k, d)
+    _nudge_coherent(w, tc, fb, k, d)
+    _nudge_coherent(w, tc, mirror(fb), k, d)
+    _nudge_coherent(w, tc, t, k, d)
+    _nudge_coherent(w, tc, mirror(t), k, d)
+    _nudge_coherent(w, tc, ft, k, d)
+    _nudge_coherent(w, tc, mirror(ft), k, d)
     return value(w, b)
 
 
@@ -381,6 +424,7 @@ def train_games(
     tops: np.ndarray,
     lengths: np.ndarray,
     restarted: np.ndarray,
+    tc: np.ndarray,
 ) -> int:
     """Play ``len(scores)`` training games, each followed by its backward TD(0) pass; the moves played.
 
@@ -403,7 +447,14 @@ def train_games(
     points made after the restart); its moves are trained like any others.
     The first game of every call begins from the empty board, so a call is
     a pure function of the weights and ``rng``.
+
+    *Temporal coherence.* With ``tc`` shaped ``w.shape + (2,)`` (E and A of
+    every weight) each weight's step is scaled by its own rate
+    (``update_coherent``, Beal and Smith's TC as Jaśkowski applied it to
+    2048); any other ``tc`` (say ``np.zeros((1, 1, 2), np.float32)``) is
+    plain TD(0).
     """
+    coherent = tc.shape[0] == w.shape[0] and tc.shape[1] == w.shape[1]
     u = alpha / FEATURES
     cap = path.shape[0]
     total = 0
@@ -429,7 +480,8 @@ def train_games(
         exact = 0.0
         for i in range(n - 1, -1, -1):
             a = path[i]
-            exact = rewards[i] + update(w, a, u * (exact - value(w, a)))
+            step = u * (exact - value(w, a))
+            exact = rewards[i] + (update_coherent(w, tc, a, step) if coherent else update(w, a, step))
         scores[g] = score
         tops[g] = max_exponent(b)
         lengths[g] = n

@@ -4,8 +4,9 @@ A shipped file is ``MAGIC``, the header's length (8 bytes, little-endian),
 the header (JSON), then one xz stream (``lzma``) to the end of the file. The
 header holds ``FORMAT``; ``run``, the run's own header (``Run.header()``:
 counters, settings, random-number states, curve, everything a run resumes
-from, and its ``stages``); ``scales``, one per tuple table (four a stage); ``nonzero``, each table's count of
-int16 weights that are not 0; and the stream's length and SHA-256.
+from, and its ``stages``); ``scales``, one per tuple table (four a stage);
+``nonzero``, each table's count of int16 weights that are not 0; and the
+stream's length and SHA-256.
 
 The stream holds the weights as int16: weight ``w`` of table ``k`` is
 ``round(w / scales[k])`` (to nearest, ties to even), ``scales[k] = max|w| /

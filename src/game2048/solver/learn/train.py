@@ -46,9 +46,10 @@ def _stream(seed: int, i: int) -> int:
 
 
 def new_run(alpha: float = 0.1, seed: int = 0, window: int = 10_000, restart: float = 0.0,
-            stages: int = 1) -> Run:
+            stages: int = 1, coherence: bool = False) -> Run:
     """A run from an untrained network of ``stages`` stages (``ntuple``)."""
-    return Run(weights=new_weights(stages), alpha=alpha, seed=seed, window=window, restart=restart)
+    return Run(weights=new_weights(stages), alpha=alpha, seed=seed, window=window, restart=restart,
+               coherence=coherence)
 
 
 def curve_row(run: Run, scores: list[int], tops: list[int], moves: int) -> dict[str, float]:
@@ -77,10 +78,11 @@ class _Worker:
         self.lengths = np.zeros(ROUND_GAMES, dtype=np.int64)
         self.restarted = np.zeros(ROUND_GAMES, dtype=np.int8)
 
-    def play(self, weights: np.ndarray, alpha: float, restart: float) -> int:
+    def play(self, run: Run) -> int:
         slide, points = tables()
         buffers = (self.path, self.rewards, self.scores, self.tops, self.lengths, self.restarted)
-        return int(ntuple.train_games(weights, slide, points, self.rng, alpha, restart, *buffers))
+        return int(ntuple.train_games(run.weights, slide, points, self.rng, run.alpha, run.restart, *buffers,
+                                      run.learning_state()))
 
 
 def train(
@@ -122,10 +124,11 @@ def train(
                 break
             wall = time.monotonic()
             cpu = time.process_time()
+            run.learning_state()  # the accumulators, made before the threads share them
             if pool is None:
-                workers[0].play(run.weights, run.alpha, run.restart)
+                workers[0].play(run)
             else:
-                list(pool.map(lambda w: w.play(run.weights, run.alpha, run.restart), workers))
+                list(pool.map(lambda w: w.play(run), workers))
             run.cpu_seconds += time.process_time() - cpu
             run.wall_seconds += time.monotonic() - wall
             for i, w in enumerate(workers):
