@@ -132,6 +132,48 @@ def test_idle_games_are_removed_and_finished_ones_kept(app, api):
         assert s.scalars(select(DailyTryRow)).all() == []
 
 
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_sqlite_moves_keep_touched_at_fresh_and_write_it_at_most_once_an_hour(app, api):
+    """SQLite rewrites an index entry whenever its column is in the UPDATE's SET, even unchanged:
+    a move names ``touched_at`` only when this process has not set it for the game within the
+    hour, so the purge's index is written once an hour a game, not once a move; after any move
+    ``touched_at`` is at most an hour old."""
+    store = app.state.store
+    played = api.served(4, 2)
+    game_id, token = played.issued["id"], played.issued["token"]
+    store._touched.clear()  # as a process that has not touched the game yet (a restart)
+    live._recent.forget(None)
+    statements: list[str] = []
+    conn = store._sqlite_connection()
+    conn.set_trace_callback(statements.append)
+    start = utc_now().replace(microsecond=0) + timedelta(hours=5)
+    board, at = played.board, played.at
+
+    def move(now):  # type: ignore[no-untyped-def]
+        nonlocal board, at
+        letter = next(x for x in "LDRU" if slide(board, NAMES[x])[0] != board)
+        p = live.play(store, app.state.secret, game_id, token=token, at=at, moves=letter, now=now)
+        board, at = p.board, p.at
+
+    def touched():  # type: ignore[no-untyped-def]
+        with app.state.sessions() as s:
+            return s.get(GameRow, game_id).touched_at.replace(tzinfo=None)
+
+    try:
+        move(start)
+        assert touched() == start.replace(tzinfo=None)
+        for minutes in (1, 30, 59):
+            move(start + timedelta(minutes=minutes))
+        assert touched() == start.replace(tzinfo=None)
+        updates = [q for q in statements if q.startswith("UPDATE games")]
+        assert len(updates) == 4 and ["touched_at" in q for q in updates] == [True, False, False, False]
+        later = start + timedelta(minutes=61)
+        move(later)
+        assert touched() == later.replace(tzinfo=None)
+    finally:
+        conn.set_trace_callback(None)
+
+
 def test_idle_games_in_redis_expire_and_their_rows_go(redis_app):
     api = Api(TestClient(redis_app))
     idle = api.play_on(Played(api.start(3)), 2)

@@ -166,7 +166,11 @@ class DatabaseStore(LiveStore):
     kept here, ``save_async``; on SQLite the moves a socket saves during one
     turn of the event loop share one transaction, ``commits``). ``touched_at``
     (indexed, for the idle purge) is written at most once an hour, so PostgreSQL
-    can update the row in place (HOT).
+    can update the row in place (HOT); on SQLite, which rewrites an index
+    entry whenever its column is in the statement's SET even with the same
+    value, a move leaves it out of the statement unless this process has not
+    set it for the game within ``TOUCH_EVERY`` (``_touched``): one page less
+    a move.
     Loading and saving go to the driver directly, on a connection each thread
     keeps: they are the hot path, and the pool's and SQLAlchemy's bookkeeping
     cost more than the database work itself.
@@ -191,8 +195,13 @@ class DatabaseStore(LiveStore):
                   f"touched_at < {p} THEN {p} ELSE touched_at END "
                   f"WHERE id = {p} AND at = {p} AND finished_at IS NULL")
         append = f"INSERT INTO game_moves (game_id, at, letters, ms) VALUES ({p}, {p}, {p}, {p})"
+        #: game id -> the Unix second this process last set the game's touched_at (SQLite)
+        self._touched: dict[str, int] = {}
         if self.sqlite:
-            self._save_sql = (update, append)
+            moved = "WHERE id = ? AND at = ? AND finished_at IS NULL"
+            # the update without touched_at, the update setting it, the append
+            self._save_sql = (f"UPDATE games SET at = ?, live = ? {moved}",
+                              f"UPDATE games SET at = ?, live = ?, touched_at = ? {moved}", append)
         else:  # one statement: the letters are appended only if the compare-and-set matched
             self._save_sql = (f"WITH moved AS ({update} RETURNING id) "
                               "INSERT INTO game_moves (game_id, at, letters, ms) "
@@ -261,7 +270,9 @@ class DatabaseStore(LiveStore):
         return conn
 
     def _drop(self, conn: Any) -> None:
-        """Let go of this thread's SQLite connection after a failure (the next call makes a new one)."""
+        """Let go of this thread's SQLite connection after a failure (the next call makes a new one),
+        and of the touches it may not have kept (``_sqlite_update``)."""
+        self._touched.clear()
         if getattr(self._own, "conn", None) is conn:
             self._own.conn = None
         with contextlib.suppress(Exception):  # already broken, or only this transaction
@@ -322,13 +333,12 @@ class DatabaseStore(LiveStore):
                 cur.close()
             return done
         ms = _epoch_ms(now)
-        # SQLite keeps naive UTC text in SQLAlchemy's format; ``touched_at`` to the second is enough
-        stale_stamp, stamp = _sqlite_stamps(ms // 1000)
-        moved = (expected_at + len(added), _text(snapshot), stale_stamp, stamp, game_id, expected_at)
+        update, moved = self._sqlite_update(game_id, expected_at, expected_at + len(added), _text(snapshot),
+                                            now, ms // 1000)
         appended = (game_id, expected_at, added, ms)
         if self.commits.here():  # type: ignore[union-attr]
-            return self._save_grouped(moved, appended)
-        update, append = self._save_sql
+            return self._save_grouped(update, moved, appended)
+        append = self._save_sql[2]
         with self._writer:
             conn = self._sqlite_connection()
             try:
@@ -364,12 +374,27 @@ class DatabaseStore(LiveStore):
         if self.saves_async:
             await self._async_moves.close()
 
-    def _save_grouped(self, moved: tuple[Any, ...], appended: tuple[Any, ...]) -> bool:
+    def _sqlite_update(self, game_id: str, expected_at: int, at: int, live: str, now: datetime,
+                       second: int) -> tuple[str, tuple[Any, ...]]:
+        """The SQLite move's UPDATE and its parameters: with ``touched_at`` (set to ``now``) if this
+        process has not set it for the game within ``TOUCH_EVERY``, else without. So after any
+        move the row's ``touched_at`` is at most ``TOUCH_EVERY`` old, as the CASE of PostgreSQL's
+        statement keeps it. A failed save forgets every game's touch (``_drop``)."""
+        touched = self._touched
+        if second - touched.get(game_id, -_TOUCH_SECONDS) < _TOUCH_SECONDS:
+            return self._save_sql[0], (at, live, game_id, expected_at)
+        if len(touched) >= _TOUCHED_KEPT:
+            touched.clear()  # the games this process plays now are touched again: one page each
+        touched[game_id] = second
+        # SQLite keeps naive UTC text in SQLAlchemy's format
+        return self._save_sql[1], (at, live, _sqlite_time(now), game_id, expected_at)
+
+    def _save_grouped(self, update: str, moved: tuple[Any, ...], appended: tuple[Any, ...]) -> bool:
         """``save`` inside the event loop's open batch (``commits``): committed with the batch."""
         commits: GroupCommit = self.commits  # type: ignore[assignment]
         conn = self._sqlite_connection()
         commits.join(conn)
-        update, append = self._save_sql
+        append = self._save_sql[2]
         try:
             cur = conn.cursor()
             cur.execute(update, moved)
@@ -787,24 +812,9 @@ def _sqlite_time(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(tzinfo=None).isoformat(" ", "microseconds")
 
 
-#: The Unix second ``_sqlite_stamps`` made its texts for, and those texts.
-_stamps: tuple[int, tuple[str, str]] = (-1, ("", ""))
-
-
-def _sqlite_stamps(second: int) -> tuple[str, str]:
-    """``TOUCH_EVERY`` before the Unix ``second``, and that second, as SQLite keeps times: made
-    once a second (two ``_sqlite_time`` calls cost more than the rest of a save's Python).
-
-    >>> _sqlite_stamps(1796205600)
-    ('2026-12-02 09:00:00.000000', '2026-12-02 10:00:00.000000')
-    """
-    global _stamps
-    made, texts = _stamps
-    if made != second:
-        moment = datetime.fromtimestamp(second, UTC)
-        texts = (_sqlite_time(moment - DatabaseStore.TOUCH_EVERY), _sqlite_time(moment))
-        _stamps = (second, texts)
-    return texts
+_TOUCH_SECONDS = int(DatabaseStore.TOUCH_EVERY.total_seconds())
+#: Games whose touch a process remembers (``DatabaseStore._touched``): about 100 bytes each.
+_TOUCHED_KEPT = 100_000
 
 
 def _epoch_ms(moment: datetime) -> int:
