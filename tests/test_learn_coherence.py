@@ -116,7 +116,9 @@ def test_shipped_weights_keep_the_setting_but_not_the_accumulators(tmp_path) -> 
 def test_learn_turns_coherence_on_and_off_on_resume(tmp_path) -> None:
     runner = CliRunner()
     folder = str(tmp_path / "run")
-    first = runner.invoke(app, ["learn", "--dir", folder, "--fresh", "--coherence", "--games", str(ROUND_GAMES)])
+    first = runner.invoke(
+        app, ["learn", "--dir", folder, "--fresh", "--coherence", "--games", str(ROUND_GAMES)]
+    )
     assert first.exit_code == 0, first.output
     assert "temporal coherence" in first.output
     path = tmp_path / "run" / checkpoint.FILE_NAME
