@@ -148,7 +148,8 @@ def test_a_failed_statement_rolls_back_the_whole_batch(store: DatabaseStore) -> 
         batch = commits.joined
         waiting = asyncio.ensure_future(batch.waiter())  # type: ignore[union-attr]
         real = store._save_sql
-        store._save_sql = ("UPDATE no_such_table SET at = 1", real[1])
+        broken = "UPDATE no_such_table SET at = 1"
+        store._save_sql = (broken, broken, *real[2:])  # both updates (with touched_at or without) fail
         try:
             with commits, pytest.raises(sqlite3.OperationalError):
                 live.play(store, SECRET, second.id, token=second.token, at=0, moves=_first_move(second))
