@@ -36,6 +36,7 @@ from game2048 import Game
 from game2048.rules import DIRECTION_OF_LETTER
 from game2048.site.simulate import STRATEGIES
 from game2048.solver import analyse
+from game2048.solver.learned import LEARNED
 from game2048.solver.review import ACCURACY_SCALE, DEFAULT_PRESET, THRESHOLDS, board_weight, grade_moves
 from game2048.solver.search import heuristic_for
 
@@ -68,12 +69,20 @@ def compare_units(sizes: list[int], games: int, max_moves: int, preset: str) -> 
 
     A good unit gives a random move about the same loss on every size, and
     keeps the solver's own rare slips well below a random move's typical one.
+    With ``--preset learned`` (4x4, the network's 3-ply values, in points) the
+    units are the network's own: points, the best move's value, the spread.
     """
     units = {
         "the value of a live board": lambda n, board, best, values: 2 * n * heuristic_for(n).lost,
         "best value - mean value": lambda n, board, best, values: best - statistics.fmean(values),
         "the board's weight": lambda n, board, best, values: board_weight(board),
     }
+    if preset == LEARNED:  # the network's values are points to come: the heuristic's units mean nothing
+        units = {
+            "points": lambda n, board, best, values: 1.0,
+            "the best move's value": lambda n, board, best, values: best,
+            "best value - mean value": units["best value - mean value"],
+        }
     found: dict[tuple[str, str], list[float]] = defaultdict(list)
     for n in sizes:
         for strategy, q in (("random", 0.5), ("solver-fast", 0.98)):
