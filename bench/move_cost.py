@@ -31,6 +31,7 @@ the first and the last thousand moves: a move must cost the same at letter
     .venv/bin/python bench/move_cost.py --db postgresql://postgres@127.0.0.1:5432/bench
     .venv/bin/python bench/move_cost.py --durability disk      # moves that survive a power cut
     .venv/bin/python bench/move_cost.py --unpaced --sockets 1  # one script, as fast as it is answered
+    .venv/bin/python bench/move_cost.py --before ../old/src    # and another checkout's, in each round
 """
 
 from __future__ import annotations
@@ -101,10 +102,15 @@ def start_echo() -> tuple[subprocess.Popen[bytes], int]:
 
 
 def start_game_server(db: str, redis: str | None, move_limit: str | None = None,
-                      durability: str = "process") -> tuple[subprocess.Popen[bytes], int]:
+                      durability: str = "process",
+                      src: str | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``game2048 serve`` on a free port: this checkout's, or with ``src`` the package in that
+    folder (another checkout's ``src``, for a before-and-after in one run)."""
     port = free_port()
     env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_MOVE_RATE_LIMIT": "0",
            "GAME2048_MOVE_DURABILITY": durability}
+    if src:
+        env["PYTHONPATH"] = src
     if move_limit:  # the limits on, high enough never to refuse: what counting costs
         env |= {"GAME2048_RATE_LIMIT": "100000/minute", "GAME2048_MOVE_RATE_LIMIT": move_limit}
     if redis:
@@ -453,6 +459,9 @@ def main() -> None:
                              "network at 1-ply (microseconds of the client's CPU)")
     parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
                                              "default: limits off")
+    parser.add_argument("--before", metavar="SRC",
+                        help="also a server of the package in SRC (another checkout's src folder, on a "
+                             "database of its own), measured in each round between the echo and this one")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -460,16 +469,28 @@ def main() -> None:
         db = args.db or f"sqlite:///{db_file}"
         echo_proc, echo_port = start_echo()
         proc, port = start_game_server(db, args.redis, args.move_limit, args.durability)
+        before = None
+        if args.before:
+            if args.db or args.redis:
+                raise SystemExit("--before runs on SQLite only (a database of its own)")
+            before = start_game_server(f"sqlite:///{Path(tmp) / 'before.sqlite'}", None, args.move_limit,
+                                       args.durability, args.before)
         store_name = "Redis" if args.redis else ("PostgreSQL" if args.db else "SQLite")
         store_name += ", disk" if args.durability == "disk" else ""
         print(f"{args.sockets} sockets x {args.moves} messages, server CPU per message, "
               f"{args.rounds} rounds (the echo, then game2048, in turn):")
-        ratios = []
+        ratios, earlier = [], []
         try:
             for _ in range(args.rounds):
                 unpaced_echo = args.unpaced_echo or args.unpaced
                 echo = measure(echo_proc.pid, UnpacedEchoSocket if unpaced_echo else EchoSocket,
                                echo_port, args.sockets, args.moves)
+                if before is not None:
+                    old = measure(before[0].pid, UnpacedGameSocket if args.unpaced else GameSocket, before[1],
+                                  args.sockets, args.moves)
+                    earlier.append(old / echo)
+                    print(f"  echo {echo * 1e6:6.1f} us   before ({store_name})   {old * 1e6:6.1f} us"
+                          f" = {old / echo:.2f}x", flush=True)
                 store0 = store_cpu(args.store_pid)
                 served = measure(proc.pid, UnpacedGameSocket if args.unpaced else GameSocket, port,
                                  args.sockets, args.moves)
@@ -479,11 +500,14 @@ def main() -> None:
                 print(f"  echo {echo * 1e6:6.1f} us   game2048 ({store_name}) {served * 1e6:6.1f} us"
                       f" = {served / echo:.2f}x{own}", flush=True)
             print(f"  median ratio {statistics.median(ratios):.2f}x")
+            if earlier:
+                print(f"  median ratio before {statistics.median(earlier):.2f}x; this checkout against it, "
+                      f"per round: {', '.join(f'{r / e:.2f}' for r, e in zip(ratios, earlier, strict=True))}")
             if args.long:
                 asyncio.run(long_game(port, args.long, min(args.window, args.long // 2), proc.pid,
                                       Sizer(db_file, args.db, args.redis, proc.pid), args.pad_to))
         finally:
-            for p in (echo_proc, proc):
+            for p in (echo_proc, proc) + ((before[0],) if before else ()):
                 p.terminate()
                 p.wait()
 

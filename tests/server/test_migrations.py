@@ -167,3 +167,38 @@ def test_migration_0008_keeps_the_moves_of_games_in_play_in_a_table_without_rowi
         assert "WITHOUT ROWID" not in sql and kept == rows
     finally:
         engine.dispose()
+
+
+def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
+    """Moves waiting in an SQLite row's tail under 0009 are rows of ``game_moves`` after the
+    downgrade to 0008, so the older code reads the same log; and up again, the same log."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from game2048.server.live import mover as live
+    from game2048.server.live.stores import DatabaseStore
+    from game2048.server.storage.db import MIGRATIONS_DIR
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'tail.sqlite3'}")
+    try:
+        migrate(engine)
+        store = DatabaseStore(engine)
+        started = live.start(store, "a" * 32, 4, "classic")
+        for at, letters in enumerate("LDLDL"):
+            assert store.save(started.id, at, letters, "{}", live.utc_now())
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT count(*) FROM game_moves")).scalar() == 0  # all in the tail
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0008")
+        with engine.connect() as conn:
+            kept = conn.execute(text("SELECT at, letters FROM game_moves WHERE game_id = :g ORDER BY at"),
+                                {"g": started.id}).all()
+        assert [tuple(r) for r in kept] == list(enumerate("LDLDL"))
+        migrate(engine)
+        assert DatabaseStore(engine).load(started.id).log == "LDLDL"
+    finally:
+        engine.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import socket
 import uuid
 from dataclasses import replace
@@ -123,3 +124,37 @@ def test_unreachable_limit_store_lets_requests_through(monkeypatch):
 
     monkeypatch.setattr(limiter.strategy, "hit", store_down)
     assert limiter.check("games", "x") is None
+
+
+@pytest.mark.parametrize("spec", ["3/second", "5/second;8/minute", "1/minute"])
+def test_in_process_windows_count_exactly_as_limits_moving_window(spec, monkeypatch):
+    """The limiter's own in-process windows refuse and wait exactly as ``limits``' moving window on
+    its memory storage, over a random stream of requests from a few clients on one clock."""
+    import random
+
+    from limits import parse_many
+    from limits.storage import MemoryStorage
+    from limits.strategies import MovingWindowRateLimiter
+
+    import game2048.server.limits.rate as rate
+
+    clock = [1_800_000_000.0]
+    monkeypatch.setattr(rate.time, "time", lambda: clock[0])  # the one clock of both (time.time)
+    ours = RateLimiter(spec)
+    assert ours._windows is not None
+    theirs = MovingWindowRateLimiter(MemoryStorage())
+    items = parse_many(spec)
+    rng = random.Random(spec)
+    refusals = 0
+    for _ in range(3000):
+        clock[0] += rng.choice([0.0, 0.001, 0.05, 0.2, 0.5, 1.0, 7.0])
+        client = rng.choice(["10.0.0.1", "10.0.0.2", "2001:db8::/64"])
+        wait = None
+        for item in items:
+            if not theirs.hit(item, "moves", client):
+                reset = theirs.get_window_stats(item, "moves", client).reset_time
+                wait = max(wait or 0.0, reset - clock[0])
+        expected = None if wait is None else max(1, math.ceil(wait))
+        assert ours.check("moves", client) == expected
+        refusals += expected is not None
+    assert 100 < refusals < 2900  # both outcomes were compared, many times

@@ -190,9 +190,11 @@ def test_idle_games_in_redis_expire_and_their_rows_go(redis_app):
 
 def test_a_move_appends_its_letters_and_never_rewrites_the_log(app, api):  # type: ignore[no-untyped-def]
     """What a move writes does not grow with the game: the row keeps the position, each move's
-    letters are a row of their own, and the finish writes the whole log once."""
+    letters are an entry of their own (a row of ``game_moves``; on SQLite the newest ones in the
+    row's tail until a move takes them there), and the finish writes the whole log once."""
     from sqlalchemy import func, select
 
+    from game2048.server.live import tail
     from game2048.server.storage.models import GameMoveRow
 
     played = api.served(4, 40)
@@ -202,14 +204,53 @@ def test_a_move_appends_its_letters_and_never_rewrites_the_log(app, api):  # typ
         assert row.log == "" and row.at == 40
         chunks = s.scalars(select(GameMoveRow.letters).where(GameMoveRow.game_id == game_id)
                            .order_by(GameMoveRow.at)).all()
-        assert "".join(chunks) == played.log and len(chunks) == 40
+        waiting = [letters for _, _, letters in tail.entries(row.tail)]
+        assert "".join(chunks + waiting) == played.log and len(chunks) + len(waiting) == 40
+        if app.state.store.sqlite:  # the move that passed letter 32 took the tail to game_moves
+            assert (len(chunks), len(waiting)) == (tail.TAIL_LETTERS, 40 - tail.TAIL_LETTERS)
+        else:
+            assert row.tail == ""
     assert app.state.store.load(game_id, log=False).log == ""
     assert app.state.store.load(game_id).log == played.log
+    started, arrived = app.state.store.arrivals(game_id)
+    assert started is not None and [at for at, _ in arrived] == list(range(40))
+    assert all(ms is not None for _, ms in arrived)
     assert api.finish(played.issued).status_code == 200
     with app.state.sessions() as s:
-        assert s.get(GameRow, game_id).log == played.log
+        finished = s.get(GameRow, game_id)
+        assert finished.log == played.log and finished.tail == "" and finished.times is not None
         left = select(func.count()).select_from(GameMoveRow).where(GameMoveRow.game_id == game_id)
         assert s.scalar(left) == 0
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+def test_sqlite_tails_hold_every_letter_of_long_messages_and_retries(app, monkeypatch):  # type: ignore[no-untyped-def]
+    """Messages of several letters that cross the tail's limit, a retry of each, and a save
+    refused by the compare-and-set: the log read back is always the letters played, once each,
+    and the arrival times one for each message, in order."""
+    from game2048.server.live import tail
+
+    store, secret = app.state.store, app.state.secret
+    monkeypatch.setattr(live, "classic_seed", lambda: 2048)  # one deal, which lasts long on 6x6
+    started = live.start(store, secret, 6, "classic")
+    game = replay(6, 2048, "")  # the same deal as the server's
+    letters, starts = "", []
+    for size in (5, 13, 31, 2, 40, 7, 33, 3):  # 134 letters: the last 3 wait in the tail
+        batch = ""
+        while len(batch) < size and not game.over:
+            batch += next(d for d in "LDRU" if game.play(d))
+        answer = live.play(store, secret, started.id, token=started.token, at=len(letters), moves=batch)
+        again = live.play(store, secret, started.id, token=started.token, at=len(letters), moves=batch)
+        assert answer.at == again.at == len(letters) + len(batch)  # the retry stored nothing twice
+        starts.append(len(letters))
+        letters += batch
+        assert store.load(started.id).log == letters
+    assert not store.save(started.id, len(letters) - 1, "L", "{}", utc_now())  # stale: nothing written
+    assert store.load(started.id).log == letters
+    assert [at for at, _ in store.arrivals(started.id)[1]] == starts
+    with app.state.sessions() as s:
+        waiting = tail.entries(s.get(GameRow, started.id).tail)
+    assert [m for _, _, m in waiting] == [letters[-3:]]  # the message that passed 128 took the rest
 
 
 def test_the_next_move_of_a_game_this_process_just_moved_reads_nothing(app, api, monkeypatch):  # type: ignore[no-untyped-def]

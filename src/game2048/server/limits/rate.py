@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
+from collections import deque
 from collections.abc import Sequence
 
 from limits import RateLimitItem, parse_many
@@ -46,12 +48,17 @@ class RateLimiter:
         self.redis_url = redis_url if redis_url and self.items else None
         self.storage = storage_from_string(redis_url) if redis_url and self.items else MemoryStorage()
         self.strategy = MovingWindowRateLimiter(self.storage)
+        #: in this process: the same moving windows, counted for a fifth of ``limits``' cost (a
+        #: move is counted on every key, and there it took 5 to 8 us of a move's 90)
+        self._windows = _Windows(self.items) if self.items and self.redis_url is None else None
 
     @property
     def enabled(self) -> bool:
         return bool(self.items)
 
     def check(self, scope: str, client: str) -> int | None:
+        if self._windows is not None:
+            return self._refused(scope, self._windows.hit(scope, client))
         wait: float | None = None
         for item in self.items:
             try:
@@ -89,6 +96,57 @@ class RateLimiter:
             if start not in (b"", ""):
                 wait = max(wait or 0.0, float(start) + item.get_expiry() - time.time())
         return self._refused(scope, wait)
+
+
+class _Windows:
+    """``limits``' moving windows (``MovingWindowRateLimiter`` on ``MemoryStorage``) for one
+    process: per limit and client, the times of the last requests counted, at most the limit's
+    amount of them. A request is counted against every limit that has room (fewer than its amount
+    counted in the window before it, a time exactly a window old still inside, as ``limits``
+    counts); the wait is until the oldest entry of the fullest refusing limit leaves its window.
+    Clients gone quiet for a whole window are let go every ``SWEEP`` requests.
+
+    >>> windows = _Windows(parse_many("2/second"))
+    >>> windows.hit("moves", "a"), windows.hit("moves", "a"), windows.hit("moves", "b")
+    (None, None, None)
+    >>> 0 < windows.hit("moves", "a") <= 1
+    True
+    """
+
+    SWEEP = 4096
+
+    def __init__(self, items: Sequence[RateLimitItem]) -> None:
+        self.limits = [(item.amount, float(item.get_expiry())) for item in items]
+        self.longest = max(expiry for _, expiry in self.limits)
+        self.times: dict[tuple[int, str, str], deque[float]] = {}
+        self.lock = threading.Lock()
+        self.hits = 0
+
+    def hit(self, scope: str, client: str) -> float | None:
+        """Count one request; None if every limit took it, else the seconds to wait."""
+        now = time.time()
+        wait: float | None = None
+        times = self.times
+        with self.lock:
+            for i, (amount, expiry) in enumerate(self.limits):
+                key = (i, scope, client)
+                kept = times.get(key)
+                if kept is None:
+                    kept = times[key] = deque(maxlen=amount)
+                cutoff = now - expiry
+                while kept and kept[0] < cutoff:
+                    kept.popleft()
+                if len(kept) < amount:
+                    kept.append(now)
+                else:
+                    wait = max(wait or 0.0, kept[0] + expiry - now)
+            self.hits += 1
+            if self.hits >= self.SWEEP:
+                self.hits = 0
+                quiet = now - self.longest
+                for key in [k for k, kept in times.items() if not kept or kept[-1] < quiet]:
+                    del times[key]
+        return wait
 
 
 #: A Lua function counting one request against each limit, as ``limits``' moving window does

@@ -10,7 +10,8 @@ Every change is a compare-and-set on ``at``, the length of the game's log:
 the one the caller read, so two workers can never both extend a game; the
 loser re-reads. A move costs the same however long the game is: it rewrites
 the small position (the snapshot) and appends its letters (a row of
-``game_moves``, or Redis ``APPEND``); only ``load(..., log=True)`` and the
+``game_moves``, on SQLite the row's short ``tail`` first, or Redis
+``APPEND``); only ``load(..., log=True)`` and the
 finish read or write the whole log. Durability (see docs/deploy.md): a saved
 move survives a killed server process; a finish is flushed to disk before it
 is acknowledged.
@@ -50,6 +51,7 @@ from ..limits.rate import HITS_LUA, Hit
 from ..records.records import rank_query
 from ..storage.db import one_writer_for
 from ..storage.models import DailyTryRow, GameMoveRow, GameRow
+from . import tail
 from .commits import DISK_WINDOW, GroupCommit
 
 #: Daily-try counters are dropped this long after their day began.
@@ -160,11 +162,13 @@ _COLUMNS = (GameRow.id, GameRow.size, GameRow.seed, GameRow.mode, GameRow.day, G
 class DatabaseStore(LiveStore):
     """Games in play in their ``games`` row, their letters appended to ``game_moves``.
 
-    A move is one compare-and-set UPDATE of the row's ``at`` and position plus
-    one INSERT of its letters, in one transaction (on PostgreSQL one statement,
-    so one round trip, sent from the event loop for a socket's move on a game
-    kept here, ``save_async``; on SQLite the moves a socket saves during one
-    turn of the event loop share one transaction, ``commits``). ``touched_at``
+    On PostgreSQL a move is one compare-and-set UPDATE of the row's ``at`` and
+    position plus one INSERT of its letters, in one statement, so one round trip
+    (sent from the event loop for a socket's move on a game kept here,
+    ``save_async``). On SQLite it is the UPDATE alone, in autocommit: its letters
+    go to the row's ``tail``, which every few moves goes to ``game_moves``
+    (``live.tail``); the moves a socket saves during one turn of the event loop
+    share one transaction when there are several (``commits``). ``touched_at``
     (indexed, for the idle purge) is written at most once an hour, so PostgreSQL
     can update the row in place (HOT); on SQLite, which rewrites an index
     entry whenever its column is in the statement's SET even with the same
@@ -199,15 +203,23 @@ class DatabaseStore(LiveStore):
         self._touched: dict[str, int] = {}
         if self.sqlite:
             moved = "WHERE id = ? AND at = ? AND finished_at IS NULL"
-            # the update without touched_at, the update setting it, the append
-            self._save_sql = (f"UPDATE games SET at = ?, live = ? {moved}",
-                              f"UPDATE games SET at = ?, live = ?, touched_at = ? {moved}", append)
+            # a move's one statement (``live.tail``): without touched_at, then setting it; the tail
+            # appended to (``tail || ?``), or emptied into game_moves (``?``: '') by ``_sqlite_flush``
+            self._save_sql = tuple(f"UPDATE games SET at = ?, live = ?, tail = {kept}{touch} {moved}"
+                                   for kept in ("tail || ?", "?") for touch in ("", ", touched_at = ?"))
+            self._tail_sql = (f"SELECT tail FROM games {moved}", append)
+            self._log_sql = ("SELECT -1, log FROM games WHERE id = ? UNION ALL SELECT at, letters FROM "
+                             "game_moves WHERE game_id = ? UNION ALL SELECT -2, tail FROM games WHERE id = ?")
         else:  # one statement: the letters are appended only if the compare-and-set matched
             self._save_sql = (f"WITH moved AS ({update} RETURNING id) "
                               "INSERT INTO game_moves (game_id, at, letters, ms) "
                               "SELECT id, %s, %s, %s FROM moved",)
         self._arrivals_sql = (f"SELECT created_at FROM games WHERE id = {p}",
                               f"SELECT at, ms FROM game_moves WHERE game_id = {p} ORDER BY at")
+        if self.sqlite:  # and the moves in the row's tail, in the same read
+            self._arrivals_sql = (self._arrivals_sql[0],
+                                  "SELECT at, ms, NULL FROM game_moves WHERE game_id = ? "
+                                  "UNION ALL SELECT NULL, NULL, tail FROM games WHERE id = ?")
         self._own = threading.local()
         if self.sqlite:
             self.commits = GroupCommit(self._writer, self._drop, DISK_WINDOW if self.to_disk else 0.0)
@@ -265,6 +277,9 @@ class DatabaseStore(LiveStore):
             pooled = self.engine.raw_connection()
             pooled.detach()
             conn = self._own.conn = pooled.dbapi_connection
+            # autocommit: a move is one statement, its own transaction (``live.tail``); a group
+            # commit's batch and a tail's move to game_moves open theirs (BEGIN IMMEDIATE)
+            conn.isolation_level = None
             if self.to_disk:  # each move's commit flushed to disk (the WAL fsynced)
                 conn.execute("PRAGMA synchronous=FULL")
         return conn
@@ -313,12 +328,28 @@ class DatabaseStore(LiveStore):
             day = date.fromisoformat(day)
         letters = ""
         if log:
-            parts = self._query(self._log_sql, (game_id, game_id), every=True)
-            # read after the position: moves saved meanwhile only add letters, past ``at``
-            letters = "".join(part or "" for _, part in parts)[:at]
+            letters = self._log(game_id)[:at]  # read after the position: moves saved meanwhile
+            # only add letters, past ``at``
         return Live(game_id, size, seed_from_text(seed), mode, day, at, letters,
                     json.loads(live) if live else None, finished_at is not None, board, bool(helped),
                     name if bot else None)
+
+    def _log(self, game_id: str) -> str:
+        """The game's letters, in one read: what the row had before moves were appended (older
+        games; all of it once finished), the appended letters, and on SQLite the row's tail."""
+        if not self.sqlite:
+            parts = self._query(self._log_sql, (game_id, game_id), every=True)
+            return "".join(part or "" for _, part in parts)
+        before, appended = "", []
+        for at, part in self._query(self._log_sql, (game_id, game_id, game_id), every=True):
+            if at == -1:
+                before = part or ""
+            elif at == -2:
+                appended += [(start, letters) for start, _, letters in tail.entries(part)]
+            else:
+                appended.append((at, part))
+        appended.sort()
+        return before + "".join(letters for _, letters in appended)
 
     def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
              hit: Hit | None = None) -> bool:
@@ -333,26 +364,42 @@ class DatabaseStore(LiveStore):
                 cur.close()
             return done
         ms = _epoch_ms(now)
+        new = tail.entry(expected_at, ms, added)
+        flush = tail.moves_out(expected_at, added)
         update, moved = self._sqlite_update(game_id, expected_at, expected_at + len(added), _text(snapshot),
-                                            now, ms // 1000)
-        appended = (game_id, expected_at, added, ms)
+                                            now, ms // 1000, "" if flush else new)
         if self.commits.here():  # type: ignore[union-attr]
-            return self._save_grouped(update, moved, appended)
-        append = self._save_sql[2]
+            return self._save_grouped(update, moved, new if flush else None)
         with self._writer:
             conn = self._sqlite_connection()
             try:
                 cur = conn.cursor()
-                cur.execute(update, moved)
-                done = cur.rowcount == 1
-                if done:
-                    cur.execute(append, appended)
-                conn.commit()
+                if flush:
+                    cur.execute("BEGIN IMMEDIATE")
+                    done = self._sqlite_flush(cur, game_id, expected_at, new, update, moved)
+                    cur.execute("COMMIT")
+                else:  # the usual move: one statement, its own transaction
+                    cur.execute(update, moved)
+                    done = cur.rowcount == 1
                 cur.close()
             except BaseException as exc:
                 self._failed(conn, exc)
                 raise
         return done
+
+    def _sqlite_flush(self, cur: Any, game_id: str, expected_at: int, new: str, update: str,
+                      moved: tuple[Any, ...]) -> bool:
+        """Inside a transaction: the move whose ``update`` empties the row's tail, the tail's moves
+        and its own (``new``) appended to game_moves first; False (nothing written) if the row is
+        not at ``expected_at``."""
+        select_tail, append = self._tail_sql
+        row = cur.execute(select_tail, (game_id, expected_at)).fetchone()
+        if row is None:
+            return False
+        moves = tail.entries(row[0] + new)
+        cur.executemany(append, [(game_id, at, letters, ms) for at, ms, letters in moves])
+        cur.execute(update, moved)
+        return True
 
     async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
                          now: datetime, hit: Hit | None = None) -> bool:
@@ -375,32 +422,38 @@ class DatabaseStore(LiveStore):
             await self._async_moves.close()
 
     def _sqlite_update(self, game_id: str, expected_at: int, at: int, live: str, now: datetime,
-                       second: int) -> tuple[str, tuple[Any, ...]]:
-        """The SQLite move's UPDATE and its parameters: with ``touched_at`` (set to ``now``) if this
-        process has not set it for the game within ``TOUCH_EVERY``, else without. So after any
-        move the row's ``touched_at`` is at most ``TOUCH_EVERY`` old, as the CASE of PostgreSQL's
-        statement keeps it. A failed save forgets every game's touch (``_drop``)."""
+                       second: int, new: str) -> tuple[str, tuple[Any, ...]]:
+        """The SQLite move's UPDATE and its parameters: the tail appended ``new`` (the move's entry),
+        or emptied if ``new`` is '' (``_sqlite_flush``); with ``touched_at`` (set to ``now``) if
+        this process has not set it for the game within ``TOUCH_EVERY``, else without. So after
+        any move the row's ``touched_at`` is at most ``TOUCH_EVERY`` old, as the CASE of
+        PostgreSQL's statement keeps it. A failed save forgets every game's touch (``_drop``)."""
+        shape = 0 if new else 2
         touched = self._touched
         if second - touched.get(game_id, -_TOUCH_SECONDS) < _TOUCH_SECONDS:
-            return self._save_sql[0], (at, live, game_id, expected_at)
+            return self._save_sql[shape], (at, live, new, game_id, expected_at)
         if len(touched) >= _TOUCHED_KEPT:
             touched.clear()  # the games this process plays now are touched again: one page each
         touched[game_id] = second
         # SQLite keeps naive UTC text in SQLAlchemy's format
-        return self._save_sql[1], (at, live, _sqlite_time(now), game_id, expected_at)
+        return self._save_sql[shape + 1], (at, live, new, _sqlite_time(now), game_id, expected_at)
 
-    def _save_grouped(self, update: str, moved: tuple[Any, ...], appended: tuple[Any, ...]) -> bool:
-        """``save`` inside the event loop's open batch (``commits``): committed with the batch."""
+    def _save_grouped(self, update: str, moved: tuple[Any, ...], flushed: str | None) -> bool:
+        """``save`` inside the event loop's open batch (``commits``): committed with the batch.
+        ``flushed``: the move's tail entry when its update empties the tail (``_sqlite_flush``)."""
         commits: GroupCommit = self.commits  # type: ignore[assignment]
         conn = self._sqlite_connection()
-        commits.join(conn)
-        append = self._save_sql[2]
+        batch = commits.join(conn)
         try:
             cur = conn.cursor()
-            cur.execute(update, moved)
-            done = cur.rowcount == 1
-            if done:
-                cur.execute(append, appended)
+            if batch.moves == 1:  # the batch's first move opens its transaction
+                cur.execute("BEGIN IMMEDIATE")
+            if flushed is not None:
+                game_id, expected_at = moved[-2:]
+                done = self._sqlite_flush(cur, game_id, expected_at, flushed, update, moved)
+            else:
+                cur.execute(update, moved)
+                done = cur.rowcount == 1
             cur.close()
         except BaseException as exc:
             commits.fail(exc)  # the whole batch: a half-applied one must never be committed
@@ -410,15 +463,23 @@ class DatabaseStore(LiveStore):
     def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
         started, batches = self._arrivals_sql
         head = self._query(started, (game_id,))
-        rows = self._query(batches, (game_id,), every=True)
-        return (_moment(head[0]) if head else None), [(at, ms) for at, ms in rows]
+        if not self.sqlite:
+            rows = self._query(batches, (game_id,), every=True)
+            return (_moment(head[0]) if head else None), [(at, ms) for at, ms in rows]
+        arrived = []
+        for at, ms, kept in self._query(batches, (game_id, game_id), every=True):
+            if kept is None:
+                arrived.append((at, ms))
+            else:
+                arrived += [(start, when) for start, when, _ in tail.entries(kept)]
+        return (_moment(head[0]) if head else None), sorted(arrived)
 
     def finish(self, game: Live, expected_at: int, record: dict[str, Any],
                also: Callable[[Connection], None] | None = None) -> bool:
         statement = (
             update(GameRow)
             .where(GameRow.id == game.id, GameRow.at == expected_at, GameRow.finished_at.is_(None))
-            .values(live=None, **record)
+            .values(live=None, tail="", **record)  # the log holds the tail's letters too
         )
         with durable(self.engine) as conn:
             if not _finished(conn, statement, game, record, also):
