@@ -357,7 +357,7 @@ class _Player:
     """What each move of one socket needs, looked up once for the socket: a game's every key is a
     move, and each lookup on ``app.state`` costs a call."""
 
-    __slots__ = ("app", "charge", "client", "commits", "game_id", "on_loop", "secret", "store")
+    __slots__ = ("app", "charge", "client", "commits", "counted", "game_id", "on_loop", "secret", "store")
 
     def __init__(self, app: Any, client: str, game_id: str) -> None:
         state = app.state
@@ -369,13 +369,14 @@ class _Player:
         # thread, and a move count that needs no round trip of its own (none, in this process, or
         # in the store's own round trip)
         limiter = state.limiters["moves"]
+        self.counted = bool(limiter.items)  # no move limit: nothing to count, no call a move
         self.on_loop = self.store.saves_async and (
             not limiter.items or limiter.redis_url is None
             or limiter.redis_url == getattr(self.store, "redis_url", None))
 
     def count(self) -> Hit | None:
         """Count the move (``api.deps.count_move``): on Redis, a ``Hit`` the store's save makes."""
-        return count_move(self.app, self.client)
+        return count_move(self.app, self.client) if self.counted else None
 
     def play(self, data: dict[str, Any], hit: Hit | None = None, counted: bool = True) -> live.Position:
         """``mover.play`` with the move's count ``hit`` (``counted=False``: count it now, first)."""
