@@ -598,6 +598,12 @@ def test_learn_export_patch_learn_and_learn_eval_use_the_installed_patches(
     measured = runner.invoke(app, ["learn-eval", "--shipped", "--games", "2", "--json"])
     assert measured.exit_code == 0, measured.output
     assert json.loads(measured.output)["trained_games"] == later_runs[1].games
+    # a file named with --weights comes with the patches beside it, as the installed one does
+    fake_weights_package(monkeypatch, tmp_path / "none" / shipped.FILE_NAME)
+    named = runner.invoke(app, ["learn-eval", "--weights", str(base), "--games", "2", "--json"])
+    assert named.exit_code == 0, named.output
+    assert json.loads(named.output)["trained_games"] == later_runs[1].games
+    fake_weights_package(monkeypatch, base)
     resumed = runner.invoke(app, ["learn", "--dir", str(tmp_path / "on"), "--games",
                                   str(later_runs[1].games + ROUND_GAMES)])
     assert resumed.exit_code == 0, resumed.output

@@ -205,7 +205,9 @@ def learn_eval(
     ] = False,
     weights: Annotated[
         Path | None,
-        typer.Option(exists=True, dir_okay=False, help="Measure this shipped file, not the checkpoint."),
+        typer.Option(exists=True, dir_okay=False,
+                     help="Measure this shipped file (and the patches beside it, network.patch-N), not the "
+                          "checkpoint."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a report.")] = (
         False
@@ -223,7 +225,7 @@ def learn_eval(
         raise typer.BadParameter("--shipped is the installed file: leave out one of --shipped and --weights")
     if use_shipped or weights is not None:
         try:
-            chain = [weights] if weights is not None else shipped.installed_chain()
+            chain = shipped.chain_of(weights) if weights is not None else shipped.installed_chain()
             run = shipped.open_mapped(chain)
         except (shipped.NotInstalled, shipped.Corrupt) as exc:
             typer.echo(f"error: {exc}", err=True)

@@ -334,7 +334,12 @@ def installed() -> Path:
 def installed_chain() -> list[Path]:
     """The installed weights file and the patches beside it, in the order they apply
     (``network.patch-1``, ``-2``, ...). NotInstalled as ``installed``."""
-    base = installed()
+    return chain_of(installed())
+
+
+def chain_of(base: Path) -> list[Path]:
+    """The weights file ``base`` and the patches in its folder (``network.patch-1``, ``-2``, ...),
+    in the order they apply."""
     numbered = []
     for patch in base.parent.glob(PATCH_PREFIX + "*"):
         number = patch.name[len(PATCH_PREFIX):]
