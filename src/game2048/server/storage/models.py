@@ -39,8 +39,8 @@ class GameRow(Base):
     is still what the mover read, and appends its letters to ``game_moves`` (on
     SQLite to the row's ``tail`` first, taken there every few moves, see
     ``live.tail``; ``log`` holds only what a game had before moves were
-    appended). The finish
-    writes the whole ``log`` and drops ``live`` and the appended moves.
+    appended). The finish writes the whole ``log`` and drops ``live``, the tail
+    and the appended moves.
     (With ``REDIS_URL`` the game in play lives in Redis instead, see ``live.stores``.)
     """
 
