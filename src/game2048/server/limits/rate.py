@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Sequence
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage, RedisStorage, storage_from_string
+from limits.storage import RedisStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from ..errors import ClientError
@@ -46,11 +46,11 @@ class RateLimiter:
         #: The Redis the counts are kept in (None: in this process), for a store that counts a
         #: request in its own round trip to the same Redis (``Hit``).
         self.redis_url = redis_url if redis_url and self.items else None
-        self.storage = storage_from_string(redis_url) if redis_url and self.items else MemoryStorage()
-        self.strategy = MovingWindowRateLimiter(self.storage)
-        #: in this process: the same moving windows, counted for a fifth of ``limits``' cost (a
-        #: move is counted on every key, and there it took 5 to 8 us of a move's 90)
-        self._windows = _Windows(self.items) if self.items and self.redis_url is None else None
+        #: in Redis, ``limits``' moving window; in this process the same windows of our own, for a
+        #: fifth of ``limits``' cost (a move is counted on every key: 5 to 8 us of a move's 90 there)
+        self.storage = storage_from_string(self.redis_url) if self.redis_url else None
+        self.strategy = MovingWindowRateLimiter(self.storage) if self.storage is not None else None
+        self._windows = _Windows(self.items) if self.items and self.storage is None else None
 
     @property
     def enabled(self) -> bool:
@@ -59,6 +59,8 @@ class RateLimiter:
     def check(self, scope: str, client: str) -> int | None:
         if self._windows is not None:
             return self._refused(scope, self._windows.hit(scope, client))
+        if self.strategy is None:  # no limit
+            return None
         wait: float | None = None
         for item in self.items:
             try:
@@ -99,7 +101,7 @@ class RateLimiter:
 
 
 class _Windows:
-    """``limits``' moving windows (``MovingWindowRateLimiter`` on ``MemoryStorage``) for one
+    """``limits``' moving windows (``MovingWindowRateLimiter`` on its memory storage) for one
     process: per limit and client, the times of the last requests counted, at most the limit's
     amount of them. A request is counted against every limit that has room (fewer than its amount
     counted in the window before it, a time exactly a window old still inside, as ``limits``

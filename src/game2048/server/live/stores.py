@@ -204,22 +204,21 @@ class DatabaseStore(LiveStore):
         if self.sqlite:
             moved = "WHERE id = ? AND at = ? AND finished_at IS NULL"
             # a move's one statement (``live.tail``): without touched_at, then setting it; the tail
-            # appended to (``tail || ?``), or emptied into game_moves (``?``: '') by ``_sqlite_flush``
+            # appended to (``tail || ?``), or emptied into game_moves (``?``: '') by ``_sqlite_move``
             self._save_sql = tuple(f"UPDATE games SET at = ?, live = ?, tail = {kept}{touch} {moved}"
                                    for kept in ("tail || ?", "?") for touch in ("", ", touched_at = ?"))
             self._tail_sql = (f"SELECT tail FROM games {moved}", append)
             self._log_sql = ("SELECT -1, log FROM games WHERE id = ? UNION ALL SELECT at, letters FROM "
                              "game_moves WHERE game_id = ? UNION ALL SELECT -2, tail FROM games WHERE id = ?")
+            # and the moves in the row's tail, in the same read
+            arrived = ("SELECT at, ms, NULL FROM game_moves WHERE game_id = ? "
+                       "UNION ALL SELECT NULL, NULL, tail FROM games WHERE id = ?")
         else:  # one statement: the letters are appended only if the compare-and-set matched
             self._save_sql = (f"WITH moved AS ({update} RETURNING id) "
                               "INSERT INTO game_moves (game_id, at, letters, ms) "
                               "SELECT id, %s, %s, %s FROM moved",)
-        self._arrivals_sql = (f"SELECT created_at FROM games WHERE id = {p}",
-                              f"SELECT at, ms FROM game_moves WHERE game_id = {p} ORDER BY at")
-        if self.sqlite:  # and the moves in the row's tail, in the same read
-            self._arrivals_sql = (self._arrivals_sql[0],
-                                  "SELECT at, ms, NULL FROM game_moves WHERE game_id = ? "
-                                  "UNION ALL SELECT NULL, NULL, tail FROM games WHERE id = ?")
+            arrived = "SELECT at, ms FROM game_moves WHERE game_id = %s ORDER BY at"
+        self._arrivals_sql = (f"SELECT created_at FROM games WHERE id = {p}", arrived)
         self._own = threading.local()
         if self.sqlite:
             self.commits = GroupCommit(self._writer, self._drop, DISK_WINDOW if self.to_disk else 0.0)
@@ -368,35 +367,39 @@ class DatabaseStore(LiveStore):
         flush = tail.moves_out(expected_at, added)
         update, moved = self._sqlite_update(game_id, expected_at, expected_at + len(added), _text(snapshot),
                                             now, ms // 1000, "" if flush else new)
+        flushed = new if flush else None
         if self.commits.here():  # type: ignore[union-attr]
-            return self._save_grouped(update, moved, new if flush else None)
+            return self._save_grouped(update, moved, flushed)
         with self._writer:
             conn = self._sqlite_connection()
             try:
                 cur = conn.cursor()
-                if flush:
+                if flushed is None:  # the usual move: one statement, its own transaction
+                    done = self._sqlite_move(cur, update, moved, None)
+                else:
                     cur.execute("BEGIN IMMEDIATE")
-                    done = self._sqlite_flush(cur, game_id, expected_at, new, update, moved)
+                    done = self._sqlite_move(cur, update, moved, flushed)
                     cur.execute("COMMIT")
-                else:  # the usual move: one statement, its own transaction
-                    cur.execute(update, moved)
-                    done = cur.rowcount == 1
                 cur.close()
             except BaseException as exc:
                 self._failed(conn, exc)
                 raise
         return done
 
-    def _sqlite_flush(self, cur: Any, game_id: str, expected_at: int, new: str, update: str,
-                      moved: tuple[Any, ...]) -> bool:
-        """Inside a transaction: the move whose ``update`` empties the row's tail, the tail's moves
-        and its own (``new``) appended to game_moves first; False (nothing written) if the row is
-        not at ``expected_at``."""
+    def _sqlite_move(self, cur: Any, update: str, moved: tuple[Any, ...], flushed: str | None) -> bool:
+        """The SQLite move's ``update`` with its parameters ``moved`` (``_sqlite_update``); whether
+        the compare-and-set matched. With ``flushed`` (the move's tail entry, when its update
+        empties the tail), inside a transaction: the tail's moves and its own are appended to
+        game_moves first, and nothing is written if the row is not at the move's ``at``."""
+        if flushed is None:
+            cur.execute(update, moved)
+            return bool(cur.rowcount == 1)
+        game_id, expected_at = moved[-2:]  # the WHERE's parameters
         select_tail, append = self._tail_sql
         row = cur.execute(select_tail, (game_id, expected_at)).fetchone()
         if row is None:
             return False
-        moves = tail.entries(row[0] + new)
+        moves = tail.entries(row[0] + flushed)
         cur.executemany(append, [(game_id, at, letters, ms) for at, ms, letters in moves])
         cur.execute(update, moved)
         return True
@@ -424,7 +427,7 @@ class DatabaseStore(LiveStore):
     def _sqlite_update(self, game_id: str, expected_at: int, at: int, live: str, now: datetime,
                        second: int, new: str) -> tuple[str, tuple[Any, ...]]:
         """The SQLite move's UPDATE and its parameters: the tail appended ``new`` (the move's entry),
-        or emptied if ``new`` is '' (``_sqlite_flush``); with ``touched_at`` (set to ``now``) if
+        or emptied if ``new`` is '' (``_sqlite_move``); with ``touched_at`` (set to ``now``) if
         this process has not set it for the game within ``TOUCH_EVERY``, else without. So after
         any move the row's ``touched_at`` is at most ``TOUCH_EVERY`` old, as the CASE of
         PostgreSQL's statement keeps it. A failed save forgets every game's touch (``_drop``)."""
@@ -440,7 +443,7 @@ class DatabaseStore(LiveStore):
 
     def _save_grouped(self, update: str, moved: tuple[Any, ...], flushed: str | None) -> bool:
         """``save`` inside the event loop's open batch (``commits``): committed with the batch.
-        ``flushed``: the move's tail entry when its update empties the tail (``_sqlite_flush``)."""
+        ``flushed``: the move's tail entry when its update empties the tail (``_sqlite_move``)."""
         commits: GroupCommit = self.commits  # type: ignore[assignment]
         conn = self._sqlite_connection()
         batch = commits.join(conn)
@@ -448,12 +451,7 @@ class DatabaseStore(LiveStore):
             cur = conn.cursor()
             if batch.moves == 1:  # the batch's first move opens its transaction
                 cur.execute("BEGIN IMMEDIATE")
-            if flushed is not None:
-                game_id, expected_at = moved[-2:]
-                done = self._sqlite_flush(cur, game_id, expected_at, flushed, update, moved)
-            else:
-                cur.execute(update, moved)
-                done = cur.rowcount == 1
+            done = self._sqlite_move(cur, update, moved, flushed)
             cur.close()
         except BaseException as exc:
             commits.fail(exc)  # the whole batch: a half-applied one must never be committed
