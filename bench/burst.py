@@ -172,7 +172,7 @@ def main() -> None:
         server.terminate()
         server.wait()
     print(f"round trip {rtt:.0f} ms (+{args.delay:.0f} ms each way), {args.rounds} rounds")
-    # the first round's key also opens the game's WebSocket (one round trip more)
+    # the first round's key goes over HTTP while the game's WebSocket opens (socket_link.js)
     print(f"one key, its tile on the board: median {statistics.median(singles):.0f} ms "
           f"(max {max(singles):.0f}); target {rtt + 30:.0f} ms; each round: {_each(singles)}")
     # the same by the page's clock, from keydown to the tile in the board's DOM: without the

@@ -18,6 +18,7 @@ from game2048 import Game, replay
 pytestmark = pytest.mark.browser
 
 PLAY_SOCKET = re.compile(r".*/api/games/[^/]+/play$")
+HTTP_MOVES = re.compile(r".*/api/games/[^/]+/moves$")
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 ARROWS = {"ArrowLeft": "L", "ArrowDown": "D", "ArrowRight": "R", "ArrowUp": "U"}
 
@@ -34,15 +35,19 @@ def _press(game, n=8, keys="ArrowLeft ArrowDown ArrowRight ArrowDown"):
 
 def _watch_socket(game, sent=None):
     """Pass the game's WebSocket through, keeping every message the server sent (and in `sent`,
-    every message the page sent, each with how many were unanswered once it left)."""
+    every message the page sent, each with how many were unanswered once it left). The moves the
+    page sends over HTTP while its socket opens are kept too, as the socket's would be."""
     frames: list[dict] = []
+
+    def left(message: dict) -> None:
+        if sent is not None:
+            sent.append({**message, "in_flight": len(sent) - len(frames) + 1})
 
     def route(ws):
         server = ws.connect_to_server()
 
         def from_page(message):
-            if sent is not None:
-                sent.append({**json.loads(message), "in_flight": len(sent) - len(frames) + 1})
+            left({**json.loads(message), "via": "socket"})
             server.send(message)
 
         def from_server(message):
@@ -52,7 +57,15 @@ def _watch_socket(game, sent=None):
         ws.on_message(from_page)
         server.on_message(from_server)
 
+    def over_http(route):
+        left({"op": "moves", **json.loads(route.request.post_data), "via": "http"})
+        response = route.fetch()
+        answer = response.json()
+        frames.append({"op": "moves", **answer} if response.ok else {"op": "moves", "status": response.status, **answer})
+        route.fulfill(response=response)
+
     game.page.route_web_socket(PLAY_SOCKET, route)
+    game.page.route(HTTP_MOVES, over_http)
     return frames
 
 
@@ -231,6 +244,8 @@ def test_a_burst_of_keys_behind_a_slow_network_ends_as_the_server_has_it(game, s
     state = game.settled()
     assert all("status" not in f for f in frames), [f for f in frames if "status" in f]
     assert max(m["in_flight"] for m in sent) >= 3
+    # the first key went over HTTP, not waiting for the socket to open; the rest on the socket
+    assert sent[0]["via"] == "http" and sent[-1]["via"] == "socket"
     server = _server_state(game, state)
     assert (state["log"], state["board"], state["score"]) == (server["log"], server["board"], server["score"])
     assert game.page.locator("#message").inner_text() == ""  # nothing waited a second for the server

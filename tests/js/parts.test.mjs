@@ -104,32 +104,109 @@ test('the keys the server played are matched in order to the keys sent; the rest
   for (const [sent, played, rest] of cases) assert.equal(unplayed(sent, played), rest, `${sent} ${played}`);
 });
 
-test('a socket holds several requests in flight, answered in order; when it closes each one left hears status 0', async () => {
+/** A WebSocket stand-in: `open()`, `answer(data)` and `close()` play the server's part. */
+function fakeSockets() {
   const sockets = [];
   class FakeSocket {
-    constructor() { this.readyState = 0; this.sent = []; sockets.push(this); }
+    constructor(url) { this.url = url; this.readyState = 0; this.sent = []; sockets.push(this); }
     send(text) { this.sent.push(JSON.parse(text)); }
     close() { this.readyState = 3; this.onclose(); }
     open() { this.readyState = 1; this.onopen(); }
     answer(data) { this.onmessage({ data: JSON.stringify(data) }); }
   }
-  const link = new SocketLink({ socketUrl: () => 'ws://game.test/play' }, 'g1', { WebSocketImpl: FakeSocket });
+  return { sockets, FakeSocket };
+}
+
+/** An Api stand-in whose requests wait until the test answers them, in order (`answer(data)`, `refuse(status)`). */
+function slowApi() {
+  const asked = [];
+  const held = [];
+  const hold = (kind, body) => new Promise((resolve, reject) => {
+    asked.push([kind, body]);
+    held.push({ resolve, reject });
+  });
+  return {
+    asked,
+    socketUrl: (id) => `ws://game.test/api/games/${id}/play`,
+    moves: (id, body) => hold('moves', body),
+    state: (id, token) => hold('state', { token }),
+    answer: (data) => held.shift().resolve(data),
+    refuse: (status) => held.shift().reject(Object.assign(new Error('refused'), { status, code: null })),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+test('a socket holds several requests in flight, answered in order; when it closes each one left hears status 0', async () => {
+  const { sockets, FakeSocket } = fakeSockets();
+  const api = slowApi();
+  const link = new SocketLink(api, 'g1', { WebSocketImpl: FakeSocket });
   assert.equal(link.pipelines, true);
-  const answers = [1, 2, 3].map((n) => link.request({ op: 'moves', n }));
+  const first = link.request({ op: 'state', token: 't' }); // over HTTP while the socket opens
   const [socket] = sockets;
-  socket.open(); // what waited for the opening goes, in order
-  assert.deepEqual(socket.sent.map((m) => m.n), [1, 2, 3]);
-  const fourth = link.request({ op: 'moves', n: 4 });
-  assert.deepEqual(socket.sent.map((m) => m.n), [1, 2, 3, 4]);
+  socket.open();
+  api.answer({ at: 0 });
+  assert.deepEqual(await first, { op: 'state', at: 0 });
+  socket.answer({ op: 'state' }); // the socket's own first message (the token), answered to nobody
+  const answers = [1, 2, 3].map((n) => link.request({ op: 'moves', token: 't', at: n }));
+  assert.deepEqual(socket.sent.map((m) => m.at ?? m.op), ['state', 1, 2, 3]);
   socket.answer({ at: 1 });
   assert.deepEqual(await answers[0], { at: 1 });
   socket.close();
-  assert.deepEqual(await Promise.all([answers[1], answers[2], fourth]).then((all) => all.map((a) => a.status)), [0, 0, 0]);
-  const fifth = link.request({ op: 'state' }); // on a new socket
+  assert.deepEqual(await Promise.all(answers.slice(1)).then((all) => all.map((a) => a.status)), [0, 0]);
+  const again = link.request({ op: 'state', token: 't' }); // over HTTP again while a new socket opens
   assert.equal(sockets.length, 2);
-  sockets[1].open();
-  sockets[1].answer({ at: 4 });
-  assert.deepEqual(await fifth, { at: 4 });
+  assert.deepEqual(api.asked.at(-1), ['state', { token: 't' }]);
+  api.answer({ at: 4 });
+  assert.deepEqual(await again, { op: 'state', at: 4 });
+});
+
+test('while the socket opens, keys go over HTTP one at a time; a chained one takes the at the one before it answered', async () => {
+  const { sockets, FakeSocket } = fakeSockets();
+  const api = slowApi();
+  const link = new SocketLink(api, 'g1', { WebSocketImpl: FakeSocket });
+  const key = (letter) => ({ op: 'moves', token: 't', chain: true, moves: letter, skip_illegal: true });
+  const answers = [link.request({ op: 'moves', token: 't', at: 0, moves: 'L', skip_illegal: true }),
+    link.request(key('D')), link.request(key('R'))];
+  assert.deepEqual(api.asked, [['moves', { token: 't', at: 0, moves: 'L', skip_illegal: true }]]); // the rest wait for its answer
+  api.answer({ at: 1, applied: 'L' });
+  assert.deepEqual(await answers[0], { op: 'moves', at: 1, applied: 'L' });
+  await settle();
+  assert.deepEqual(api.asked[1], ['moves', { token: 't', at: 1, moves: 'D', skip_illegal: true }]);
+  const [socket] = sockets;
+  socket.open(); // the R waits for D's answer still; the socket says the token meanwhile
+  assert.deepEqual(socket.sent, [{ op: 'state', token: 't' }]);
+  api.answer({ at: 1, applied: '' }); // D met a wall
+  await answers[1];
+  await settle();
+  assert.deepEqual(socket.sent[1], { op: 'moves', token: 't', at: 1, moves: 'R', skip_illegal: true });
+  const next = link.request(key('U')); // the socket carries the chain now
+  assert.deepEqual(socket.sent[2], key('U'));
+  socket.answer({ op: 'state' });
+  socket.answer({ at: 2 });
+  socket.answer({ at: 3 });
+  assert.deepEqual([(await answers[2]).at, (await next).at], [2, 3]);
+  assert.equal(api.asked.length, 2);
+});
+
+test('a key refused over HTTP breaks the chain: the chained keys behind it are refused without being sent', async () => {
+  const { sockets, FakeSocket } = fakeSockets();
+  const api = slowApi();
+  const link = new SocketLink(api, 'g1', { WebSocketImpl: FakeSocket });
+  const chained = { op: 'moves', token: 't', chain: true, moves: 'D', skip_illegal: true };
+  const answers = [link.request({ op: 'moves', token: 't', at: 3, moves: 'L', skip_illegal: true }),
+    link.request(chained), link.request(chained)];
+  api.refuse(409);
+  const refused = await Promise.all(answers);
+  assert.deepEqual(refused.map((a) => a.status), [409, 409, 409]);
+  assert.deepEqual(refused.slice(1).map((a) => a.code), ['chain_broken', 'chain_broken']);
+  assert.equal(api.asked.length, 1);
+  sockets[0].open();
+  const broken = link.request(chained); // still broken on the socket: it was never sent
+  assert.equal((await broken).code, 'chain_broken');
+  link.request({ op: 'moves', token: 't', at: 5, moves: 'U' }); // a new chain starts at a known at
+  link.request(chained);
+  assert.deepEqual(sockets[0].sent.slice(1).map((m) => [m.at, m.chain]), [[5, undefined], [undefined, true]]);
 });
 
 test('saved data that is broken, foreign, old or tampered is refused', () => {

@@ -1,17 +1,23 @@
-// The connection to one ranked game: a WebSocket that holds several requests
-// in flight (the server answers a socket's messages in order), reopened when it
-// drops, and plain HTTP, one request at a time, if no socket can be opened.
+// The connection to one ranked game: a WebSocket that holds several requests in
+// flight, reopened when it drops; while it opens, plain HTTP, one request at a
+// time (a first key waits one round trip, not two); plain HTTP for good if no
+// socket can be opened.
 
 const RECONNECT_MS = [250, 1000, 2000, 5000, 10000];
 /** Failed WebSocket openings in a row before the game goes on over plain HTTP. */
 const SOCKET_TRIES = 3;
 
+/** What the server answers a chained moves message whose chain broke (socket.py). */
+const chainBroken = () => ({
+  op: 'moves', status: 409, code: 'chain_broken', error: 'an earlier moves message of this chain was not played',
+});
+
 /**
  * `request(message)` resolves with the answer's JSON ({status, error} for a refusal,
  * {status: 0} when the server cannot be reached, at once while the browser knows it is
- * offline). Over the socket answers come in order; when it closes, each request still
- * waiting resolves with {status: 0}. `pipelines`: whether requests may go before the
- * last is answered (a socket; not plain HTTP, where `chain` means nothing).
+ * offline), in the order asked; when a socket closes, each request it held hears status 0.
+ * A chained moves message after one sent over HTTP takes the `at` its answer gave, or is
+ * refused here as the server would (409 chain_broken). `pipelines`: whether to chain.
  */
 export class SocketLink {
   constructor(api, id, {
@@ -22,6 +28,11 @@ export class SocketLink {
     Object.assign(this, { api, id, WebSocketImpl, setTimer, online });
     this.socket = null;
     this.waiting = []; // {message, resolve, socket}: in the order sent, each on the socket that carries it
+    this.queue = []; // {message, resolve}: not sent yet (an HTTP request is ahead of them)
+    this.httpBusy = false;
+    // after a moves message over HTTP: {at} it answered, or {broken}; null: the socket's chain
+    this.chainFrom = null;
+    this.token = null; // the game's token, for the socket's first message
     this.failures = 0;
     this.overHttp = !WebSocketImpl;
   }
@@ -32,16 +43,10 @@ export class SocketLink {
 
   request(message) {
     if (!this.online()) return Promise.resolve({ op: message.op, status: 0, error: 'offline', offline: true });
+    if (message.token) this.token = message.token;
     return new Promise((resolve) => {
-      if (this.overHttp) {
-        this.#http(message, resolve);
-        return;
-      }
-      const usable = this.socket && this.socket.readyState <= 1; // open, or opening
-      const socket = usable ? this.socket : this.#open();
-      this.waiting.push({ message, resolve, socket });
-      if (socket.readyState === 1) socket.send(JSON.stringify(message));
-      // else it goes when the socket opens
+      this.queue.push({ message, resolve });
+      this.#pump();
     });
   }
 
@@ -56,6 +61,40 @@ export class SocketLink {
     this.socket = null;
   }
 
+  /** Send what the queue holds, in order: on an open socket, else one at a time over HTTP. */
+  #pump() {
+    while (this.queue.length && !this.httpBusy) {
+      let socket = null;
+      if (!this.overHttp) {
+        const usable = this.socket && this.socket.readyState <= 1; // open, or opening
+        socket = usable ? this.socket : this.#open();
+      }
+      const { message, resolve } = this.queue.shift();
+      const sent = this.#chained(message, socket?.readyState === 1);
+      if (!sent) resolve(chainBroken());
+      else if (socket?.readyState === 1) {
+        this.waiting.push({ message: sent, resolve, socket });
+        socket.send(JSON.stringify(sent));
+      } else {
+        this.#http(sent, resolve);
+      }
+    }
+  }
+
+  /** The message as it goes, or null for a chained one whose chain broke. */
+  #chained(message, onSocket) {
+    if (message.op !== 'moves') return message;
+    const from = this.chainFrom;
+    let sent = message;
+    if (message.chain && (from || !onSocket)) {
+      if (!from || from.broken) return null; // until a message with its own `at`
+      const { chain, ...rest } = message;
+      sent = { ...rest, at: from.at };
+    }
+    if (onSocket) this.chainFrom = null; // the socket carries the chain from here
+    return sent;
+  }
+
   #open() {
     let opened = false;
     const socket = new this.WebSocketImpl(this.api.socketUrl(this.id));
@@ -64,7 +103,12 @@ export class SocketLink {
     socket.onopen = () => {
       opened = true;
       this.failures = 0;
-      for (const w of mine()) socket.send(JSON.stringify(w.message));
+      this.#pump();
+      // nothing to send (it went over HTTP): the token now, or the server closes the socket
+      if (!mine().length && this.token) {
+        this.waiting.push({ message: null, resolve: () => {}, socket });
+        socket.send(JSON.stringify({ op: 'state', token: this.token }));
+      }
     };
     socket.onmessage = (e) => {
       const answered = mine()[0];
@@ -84,20 +128,28 @@ export class SocketLink {
       const lost = mine();
       this.waiting = this.waiting.filter((w) => w.socket !== socket);
       // in order: the dealer works out from the game's state which of them were played
-      for (const w of lost) w.resolve({ op: w.message.op, status: 0, error: 'connection lost' });
+      for (const w of lost) w.resolve({ op: w.message?.op, status: 0, error: 'connection lost' });
     };
     return socket;
   }
 
   async #http(message, resolve) {
+    this.httpBusy = true;
+    let answer;
     try {
       const { token, at, moves, skip_illegal: skip } = message;
-      const answer = message.op === 'state'
+      answer = message.op === 'state'
         ? await this.api.state(this.id, token)
         : await this.api.moves(this.id, skip ? { token, at, moves, skip_illegal: true } : { token, at, moves });
-      resolve({ op: message.op, ...answer });
+      answer = { op: message.op, ...answer };
     } catch (e) {
-      resolve({ op: message.op, status: e?.status ?? 0, error: e?.message ?? 'network error', code: e?.code ?? null });
+      answer = { op: message.op, status: e?.status ?? 0, error: e?.message ?? 'network error', code: e?.code ?? null };
     }
+    if (message.op === 'moves') {
+      this.chainFrom = answer.error === undefined && Number.isInteger(answer.at) ? { at: answer.at } : { broken: true };
+    }
+    this.httpBusy = false;
+    resolve(answer);
+    this.#pump();
   }
 }
