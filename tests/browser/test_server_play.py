@@ -60,8 +60,8 @@ def _watch_socket(game, sent=None):
     def over_http(route):
         left({"op": "moves", **json.loads(route.request.post_data), "via": "http"})
         response = route.fetch()
-        answer = response.json()
-        frames.append({"op": "moves", **answer} if response.ok else {"op": "moves", "status": response.status, **answer})
+        answer = {"op": "moves", **response.json()}
+        frames.append(answer if response.ok else {**answer, "status": response.status})
         route.fulfill(response=response)
 
     game.page.route_web_socket(PLAY_SOCKET, route)

@@ -8,6 +8,8 @@ import asyncio
 import contextlib
 import functools
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -21,7 +23,7 @@ from game2048.server import Settings, create_app
 from game2048.server.live import mover as live
 from game2048.server.live.commits import DISK_WINDOW
 from game2048.server.live.stores import DatabaseStore
-from game2048.server.storage.db import one_writer_for
+from game2048.server.storage.db import WORKERS_ENV, _Writer, one_writer_for
 
 from .conftest import next_move
 
@@ -187,6 +189,25 @@ def test_the_writer_lock_is_reentrant_in_its_thread_and_excludes_others(store: D
         assert not entered.wait(0.2)  # still held by the outer hold
     assert entered.wait(5)
     t.join()
+
+
+def test_server_processes_queue_on_a_file_lock_only_when_there_are_several(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    database = str(tmp_path / "g.sqlite3")
+    lone = _Writer(database)  # one server process: its thread lock alone, no system call
+    with lone:
+        pass
+    assert lone.path is None and not Path(f"{database}.writer-lock").exists()
+    monkeypatch.setenv(WORKERS_ENV, "2")  # as ``serve --workers 2`` sets it for its workers
+    shared = _Writer(database)
+    probe = ("import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR)\n"
+             "try:\n    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)\n"
+             "except BlockingIOError:\n    sys.exit(3)")
+    with shared:  # another process cannot take the file while a worker writes
+        held = subprocess.run([sys.executable, "-c", probe, f"{database}.writer-lock"], check=False)
+    assert held.returncode == 3
+    free = subprocess.run([sys.executable, "-c", probe, f"{database}.writer-lock"], check=False)
+    assert free.returncode == 0
 
 
 def test_over_the_socket_every_move_is_answered_after_its_commit(tmp_path: Path) -> None:

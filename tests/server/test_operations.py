@@ -142,6 +142,17 @@ def test_moves_dealt_are_counted_with_the_time_they_took(client):
     assert _sample(text, cpu) > _sample(before, cpu)
 
 
+def test_moves_reach_the_counters_within_a_second_without_a_scrape():
+    """A move is counted on its hot path in plain numbers; a thread adds them to the counters."""
+    dealt = "game2048_moves_dealt_total"
+    before = metrics.REGISTRY.get_sample_value(dealt) or 0.0
+    metrics.count_moves(4, 0.001)
+    deadline = time.monotonic() + 5 * metrics.MOVES_EVERY
+    while metrics.REGISTRY.get_sample_value(dealt) != before + 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert metrics.REGISTRY.get_sample_value(dealt) == before + 4
+
+
 def test_rate_limit_refusals_are_counted(settings):
     from dataclasses import replace
 

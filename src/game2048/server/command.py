@@ -51,7 +51,7 @@ def serve(
     if workers > 1:
         from sqlalchemy.orm import sessionmaker
 
-        from .storage.db import load_secret, make_engine, migrate
+        from .storage.db import WORKERS_ENV, load_secret, make_engine, migrate
 
         # migrate and make the secret once here, so the workers find both ready
         with _startup_errors():
@@ -61,6 +61,7 @@ def serve(
             engine.dispose()
         # each worker builds its own app from the environment
         os.environ["DATABASE_URL"] = settings.database_url
+        os.environ[WORKERS_ENV] = str(workers)  # SQLite: the workers' writers queue on a file lock
         metrics_dir = _shared_metrics_dir()
         typer.echo(f"game2048: serving on http://{host}:{port}/ with {workers} workers")
         try:

@@ -15,7 +15,10 @@ has dealt moves of a live game::
 
 from __future__ import annotations
 
+import atexit
 import os
+import threading
+import time
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -60,15 +63,69 @@ def observe_verification(kind: str, outcome: str, cpu_seconds: float) -> None:
     VERIFICATIONS.labels(kind, outcome).observe(cpu_seconds)
 
 
+#: Seconds at most between a move and its count in the Prometheus counters (``_MoveCounts``).
+MOVES_EVERY = 1.0
+
+
+class _MoveCounts:
+    """Moves dealt and their time, added to ``MOVES`` and ``MOVES_TIME`` by a thread of their own
+    every ``MOVES_EVERY`` seconds (and before this process answers ``/metrics``, and at its exit):
+    a move is counted on its hot path, where the two counters' increments cost more than the rest
+    of its bookkeeping (docs/deploy.md)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.moves = 0
+        self.seconds = 0.0
+        self.started = False  # this process's flushing thread (a forked child has none)
+        os.register_at_fork(after_in_child=self._forked)
+
+    def add(self, moves: int, seconds: float) -> None:
+        with self.lock:
+            self.moves += moves
+            self.seconds += seconds
+        if not self.started:
+            self._start()
+
+    def flush(self) -> None:
+        with self.lock:
+            moves, seconds = self.moves, self.seconds
+            self.moves, self.seconds = 0, 0.0
+        if moves:
+            MOVES.inc(moves)
+            MOVES_TIME.inc(seconds)
+
+    def _forked(self) -> None:
+        self.lock = threading.Lock()
+        self.moves, self.seconds, self.started = 0, 0.0, False  # the parent counts its own
+
+    def _start(self) -> None:
+        with self.lock:
+            if self.started:
+                return
+            self.started = True
+        threading.Thread(target=self._run, name="move-counts", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            time.sleep(MOVES_EVERY)
+            self.flush()
+
+
+_moves = _MoveCounts()
+atexit.register(_moves.flush)
+
+
 def count_moves(moves: int, seconds: float) -> None:
     """Count ``moves`` moves dealt by the server, which took ``seconds`` to apply and store."""
-    MOVES.inc(moves)
-    MOVES_TIME.inc(seconds)
+    _moves.add(moves, seconds)
 
 
 def exposition() -> tuple[bytes, str]:
     """The text ``/metrics`` answers, and its content type: this process's counters, or every
-    worker's summed when ``PROMETHEUS_MULTIPROC_DIR`` is set."""
+    worker's summed when ``PROMETHEUS_MULTIPROC_DIR`` is set (the other workers' moves of the last
+    ``MOVES_EVERY`` seconds may not be in yet)."""
+    _moves.flush()
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         registry = CollectorRegistry()
         _multiprocess.MultiProcessCollector(registry)

@@ -58,18 +58,33 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+#: Set by ``serve --workers N`` for its worker processes: N server processes share the database.
+WORKERS_ENV = "GAME2048_WORKERS"
+
+
+def _several_workers() -> bool:
+    try:
+        return int(os.environ.get(WORKERS_ENV, "1")) > 1
+    except ValueError:
+        return True  # not a number: take the lock, which is always safe
+
+
 class _Writer:
     """SQLite lets one writer in at a time and makes the others sleep and retry (1 ms, then
     longer); queueing writers on a lock instead wakes each one the moment the previous commit
-    is done. A thread lock queues this process's writers, and an exclusive ``flock`` on a file
-    beside the database queues the processes (``serve --workers N``) behind each other."""
+    is done. A thread lock queues this process's writers, and, when several server processes
+    share the database (``serve --workers N``), an exclusive ``flock`` on a file beside it queues
+    the processes behind each other. A lone server takes no file lock (two system calls a move):
+    any other process that writes now and then (a command) waits in SQLite's own way."""
 
-    def __init__(self, database: str | None) -> None:
+    def __init__(self, database: str | None, across_processes: bool | None = None) -> None:
         # reentrant: the event loop's thread holds it across a group commit's batch
         # (``live.commits``) and may write again meanwhile; only the outermost hold takes the file
         self.threads = threading.RLock()
         self.depth = 0
-        in_file = fcntl is not None and database and database != ":memory:"
+        if across_processes is None:
+            across_processes = _several_workers()
+        in_file = fcntl is not None and database and database != ":memory:" and across_processes
         self.path = f"{database}.writer-lock" if in_file else None
         self.fd: int | None = None
 
