@@ -77,14 +77,12 @@ class _Writer:
     the processes behind each other. A lone server takes no file lock (two system calls a move):
     any other process that writes now and then (a command) waits in SQLite's own way."""
 
-    def __init__(self, database: str | None, across_processes: bool | None = None) -> None:
+    def __init__(self, database: str | None) -> None:
         # reentrant: the event loop's thread holds it across a group commit's batch
         # (``live.commits``) and may write again meanwhile; only the outermost hold takes the file
         self.threads = threading.RLock()
         self.depth = 0
-        if across_processes is None:
-            across_processes = _several_workers()
-        in_file = fcntl is not None and database and database != ":memory:" and across_processes
+        in_file = fcntl is not None and database and database != ":memory:" and _several_workers()
         self.path = f"{database}.writer-lock" if in_file else None
         self.fd: int | None = None
 

@@ -70,9 +70,10 @@ export class SocketLink {
         socket = usable ? this.socket : this.#open();
       }
       const { message, resolve } = this.queue.shift();
-      const sent = this.#chained(message, socket?.readyState === 1);
+      const open = socket?.readyState === 1;
+      const sent = this.#chained(message, open);
       if (!sent) resolve(chainBroken());
-      else if (socket?.readyState === 1) {
+      else if (open) {
         this.waiting.push({ message: sent, resolve, socket });
         socket.send(JSON.stringify(sent));
       } else {
