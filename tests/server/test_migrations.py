@@ -202,3 +202,46 @@ def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
         assert DatabaseStore(engine).load(started.id).log == "LDLDL"
     finally:
         engine.dispose()
+
+
+def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatch):
+    """Positions left behind their ``at`` under 0010 (SQLite writes one every few moves) are
+    brought there by the downgrade to 0009, with the tile of the last letter, so the older code
+    reads each game where it stands; and up again, the same game."""
+    import json
+
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    from game2048 import replay
+    from game2048.server.live import mover as live
+    from game2048.server.live.stores import DatabaseStore
+    from game2048.server.storage.db import MIGRATIONS_DIR
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'behind.sqlite3'}")
+    try:
+        migrate(engine)
+        store, secret = DatabaseStore(engine), "a" * 32
+        monkeypatch.setattr(live, "classic_seed", lambda: 2048)  # a deal where these letters all move
+        started = live.start(store, secret, 4, "classic")
+        at = 0
+        for letters in ("L", "D", "LD", "Z", "R"):
+            at = live.play(store, secret, started.id, token=started.token, at=at, moves=letters).at
+        live._recent.forget(started.id)
+        game = replay(4, 2048, "LDLDZR")
+        with engine.connect() as conn:
+            # written by the first move (its game read from the store), then left behind
+            assert conn.execute(text("SELECT live_at FROM games")).scalar() == 1
+        cfg = Config()
+        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.downgrade(cfg, "0009")
+        with engine.connect() as conn:
+            position = json.loads(conn.execute(text("SELECT live FROM games")).scalar())
+        assert position == game.snapshot() | {"tile": list(game.last_tile())}
+        migrate(engine)
+        assert DatabaseStore(engine).load(started.id, log=False).snapshot == position
+    finally:
+        engine.dispose()

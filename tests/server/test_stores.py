@@ -253,6 +253,60 @@ def test_sqlite_tails_hold_every_letter_of_long_messages_and_retries(app, monkey
     assert [m for _, _, m in waiting] == [letters[-3:]]  # the message that passed 128 took the rest
 
 
+def test_sqlite_writes_the_position_only_with_the_moves_that_empty_the_tail(app, monkeypatch):  # type: ignore[no-untyped-def]
+    """On SQLite a move leaves the row's position where it stands (``live_at``) unless it takes
+    the tail to game_moves or its game was read from the store; every read of the game brings it
+    to ``at`` with the tail's letters, undos included, exactly as the game played through.
+    Elsewhere each move writes it."""
+    from game2048.server.live import tail
+
+    store, secret = app.state.store, app.state.secret
+    monkeypatch.setattr(live, "classic_seed", lambda: 2048)
+    started = live.start(store, secret, 4, "classic")
+    game = replay(4, 2048, "")  # the same deal as the server's
+    letters, written, kinds = "", 0, []
+    for n in range(70):
+        if n % 9 == 8 and game.undos_left:
+            batch = "Z"
+            assert game.play("Z") == 1
+        else:
+            batch = next(d for d in "LDRU" if game.play(d))
+        if n % 5 == 4:
+            live._recent.forget(started.id)  # as if another worker played the last move
+        remembered = (started.id, len(letters)) in live._recent._games
+        answer = live.play(store, secret, started.id, token=started.token, at=len(letters), moves=batch)
+        letters += batch
+        tile = game.last_tile()
+        assert (answer.at, answer.board, answer.score) == (len(letters), game.board, game.score)
+        assert answer.tile == tile
+        assert store.load(started.id, log=False).snapshot == game.snapshot() | {
+            "tile": list(tile) if tile else None}
+        with app.state.sessions() as s:
+            row = s.get(GameRow, started.id)
+        if not store.sqlite:
+            assert row.live_at is None and row.tail == ""
+            continue
+        if tail.moves_out(len(letters) - len(batch), batch):
+            assert row.live_at is None and row.tail == ""  # written with the tail's move
+            written = len(letters)
+            kinds.append("flushed")
+        elif not remembered:  # a move on a game read from the store writes it too, the tail kept
+            assert row.live_at is None and tail.letters_since(row.tail, 0)[-1] == batch
+            written = len(letters)
+            kinds.append("read")
+        else:
+            assert row.live_at == written and tail.letters_since(row.tail, written) == letters[written:]
+            kinds.append("left")
+    assert "Z" in letters
+    if store.sqlite:
+        assert kinds.count("flushed") == 2 and kinds.count("read") >= 14 and kinds.count("left") >= 40
+    last = {"token": started.token, "at": len(letters) - 1, "moves": letters[-1]}
+    retried = live.play(store, secret, started.id, **last)
+    live._recent.forget(started.id)
+    again = live.play(store, secret, started.id, **last)
+    assert again == retried and again.at == len(letters)  # a retry is answered as the first time
+
+
 def test_the_next_move_of_a_game_this_process_just_moved_reads_nothing(app, api, monkeypatch):  # type: ignore[no-untyped-def]
     played = api.served(4, 3)
     store = app.state.store

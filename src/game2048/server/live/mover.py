@@ -29,6 +29,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
+from functools import partial
 from time import monotonic, perf_counter
 from typing import Any
 
@@ -410,9 +411,10 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
         # the metric's clock is the wall's: a thread's CPU clock costs more to read (a system call,
         # 6 us to over 100 us on a busy machine) than the rest of a move's bookkeeping
         started = perf_counter()
-        remembered = game is not None
+        remembered, resumed = game is not None, False
         if game is None:
             held = _recent.take(live.id, live.at)
+            resumed = held is None
             game = held[1] if held is not None else Game.resume(snapshot)
         if skip_illegal:
             new, tiles = _skipping(game, new)
@@ -428,8 +430,12 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
         else:
             _apply(game, new)
         tile = game.last_tile()
+        # the position's text made only when the store writes it: SQLite writes it every few moves
+        # (``live.tail``), and with a move on a game read from the store, so that a worker that
+        # plays a game now and then does not play the tail's letters again at every read
+        stored = _stored(game, tile) if resumed else partial(_stored, game, tile)
         # the count, if not made yet, in the same round trip as the move
-        if store.save(live.id, live.at, new, _stored(game, tile), now, hit=_uncounted(hit)):
+        if store.save(live.id, live.at, new, stored, now, hit=_uncounted(hit)):
             return _saved(live, game, new, tiles if skip_illegal else None, tile, skip_illegal, started)
     raise ClientError(409, "the game changed while these moves were applied; ask for its state and retry")
 

@@ -45,7 +45,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from ...game import Snapshot
+from ...game import Game, Snapshot
 from ...spawn import Seed, seed_from_text
 from ..limits.rate import HITS_LUA, Hit
 from ..records.records import rank_query
@@ -56,6 +56,11 @@ from .commits import DISK_WINDOW, GroupCommit
 
 #: Daily-try counters are dropped this long after their day began.
 TRIES_KEPT = timedelta(days=2)
+
+
+#: A move's position as ``save`` takes it: the snapshot, its JSON text, or what makes that text
+#: when the store writes it (SQLite writes the position every few moves only, ``live.tail``).
+Stored = Snapshot | str | Callable[[], str]
 
 
 @dataclass
@@ -100,7 +105,7 @@ class LiveStore(ABC):
         ``hit``: a request's rate-limit count, made first (429 if refused; see ``save``)."""
 
     @abstractmethod
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Stored, now: datetime,
              hit: Hit | None = None) -> bool:
         """Append ``added`` to the game's log and store ``snapshot`` (or its compact JSON text) as
         its position, if the stored ``at`` is still ``expected_at`` and the game is not finished (the
@@ -140,7 +145,7 @@ class LiveStore(ABC):
     def close(self) -> None:  # noqa: B027 - most stores hold nothing of their own
         """Let go of the connections the store keeps for itself (when the app stops)."""
 
-    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                          now: datetime, hit: Hit | None = None) -> bool:
         """``save`` on the event loop (where ``saves_async``; elsewhere it would block the loop)."""
         raise NotImplementedError
@@ -189,8 +194,8 @@ class DatabaseStore(LiveStore):
         self.to_disk = durability == "disk"
         self._writer = one_writer_for(engine)
         p = "?" if self.sqlite else "%s"
-        self._head_sql = ("SELECT id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name "
-                          f"FROM games WHERE id = {p}")
+        self._head_sql = ("SELECT id, size, seed, mode, day, at, live, finished_at, board, helped, bot, "
+                          f"name, live_at, tail FROM games WHERE id = {p}")
         # one statement, so one consistent view: what the row had before moves were appended
         # (older games; all of it once finished), then the appended letters in order
         self._log_sql = (f"SELECT -1, log FROM games WHERE id = {p} "
@@ -204,9 +209,15 @@ class DatabaseStore(LiveStore):
         if self.sqlite:
             moved = "WHERE id = ? AND at = ? AND finished_at IS NULL"
             # a move's one statement (``live.tail``): without touched_at, then setting it; the tail
-            # appended to (``tail || ?``), or emptied into game_moves (``?``: '') by ``_sqlite_move``
-            self._save_sql = tuple(f"UPDATE games SET at = ?, live = ?, tail = {kept}{touch} {moved}"
-                                   for kept in ("tail || ?", "?") for touch in ("", ", touched_at = ?"))
+            # appended to, the position left where it stands (``live_at``: if it was at ``at``, it
+            # is at the move's ``at`` before); or the tail emptied into game_moves by
+            # ``_sqlite_move`` and the position written; or the tail appended to and the position
+            # written (``save`` handed the position's text itself)
+            self._save_sql = tuple(f"UPDATE games SET at = ?, {kept}{touch} {moved}"
+                                   for kept in ("live_at = coalesce(live_at, ?), tail = tail || ?",
+                                                "live = ?, live_at = NULL, tail = ''",
+                                                "live = ?, live_at = NULL, tail = tail || ?")
+                                   for touch in ("", ", touched_at = ?"))
             self._tail_sql = (f"SELECT tail FROM games {moved}", append)
             self._log_sql = ("SELECT -1, log FROM games WHERE id = ? UNION ALL SELECT at, letters FROM "
                              "game_moves WHERE game_id = ? UNION ALL SELECT -2, tail FROM games WHERE id = ?")
@@ -322,16 +333,18 @@ class DatabaseStore(LiveStore):
         row = self._query(self._head_sql, (game_id,))
         if row is None:
             return None
-        game_id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name = row
+        game_id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name, live_at, kept = row
         if isinstance(day, str):  # SQLite keeps dates as ISO text
             day = date.fromisoformat(day)
         letters = ""
         if log:
             letters = self._log(game_id)[:at]  # read after the position: moves saved meanwhile
             # only add letters, past ``at``
-        return Live(game_id, size, seed_from_text(seed), mode, day, at, letters,
-                    json.loads(live) if live else None, finished_at is not None, board, bool(helped),
-                    name if bot else None)
+        snapshot = json.loads(live) if live else None
+        if snapshot is not None and live_at is not None and live_at != at and finished_at is None:
+            snapshot = caught_up(snapshot, live_at, at, tail.letters_since(kept, live_at))
+        return Live(game_id, size, seed_from_text(seed), mode, day, at, letters, snapshot,
+                    finished_at is not None, board, bool(helped), name if bot else None)
 
     def _log(self, game_id: str) -> str:
         """The game's letters, in one read: what the row had before moves were appended (older
@@ -350,8 +363,8 @@ class DatabaseStore(LiveStore):
         appended.sort()
         return before + "".join(letters for _, letters in appended)
 
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
-             hit: Hit | None = None) -> bool:
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
+             now: datetime, hit: Hit | None = None) -> bool:
         if hit is not None:
             hit.count()
         if not self.sqlite:
@@ -365,8 +378,11 @@ class DatabaseStore(LiveStore):
         ms = _epoch_ms(now)
         new = tail.entry(expected_at, ms, added)
         flush = tail.moves_out(expected_at, added)
-        update, moved = self._sqlite_update(game_id, expected_at, expected_at + len(added), _text(snapshot),
-                                            now, ms // 1000, "" if flush else new)
+        # the position is written with the move that empties the tail, or when handed as it is;
+        # what makes it (a callable) is left uncalled otherwise
+        live = _text(snapshot) if flush or not callable(snapshot) else None
+        update, moved = self._sqlite_update(game_id, expected_at, expected_at + len(added), live,
+                                            flush, now, ms // 1000, new)
         flushed = new if flush else None
         if self.commits.here():  # type: ignore[union-attr]
             return self._save_grouped(update, moved, flushed)
@@ -404,7 +420,7 @@ class DatabaseStore(LiveStore):
         cur.execute(update, moved)
         return True
 
-    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                          now: datetime, hit: Hit | None = None) -> bool:
         """PostgreSQL: ``save``'s one statement on a connection of the loop's own (``async_pg``)."""
         if hit is not None:
@@ -414,7 +430,7 @@ class DatabaseStore(LiveStore):
                                      self._postgres_save(game_id, expected_at, added, snapshot, now))
             return bool(cur.rowcount == 1)
 
-    def _postgres_save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+    def _postgres_save(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                        now: datetime) -> tuple[Any, ...]:
         """The parameters of PostgreSQL's one save statement (``_save_sql``)."""
         return (expected_at + len(added), _text(snapshot), now - self.TOUCH_EVERY, now, game_id,
@@ -424,22 +440,27 @@ class DatabaseStore(LiveStore):
         if self.saves_async:
             await self._async_moves.close()
 
-    def _sqlite_update(self, game_id: str, expected_at: int, at: int, live: str, now: datetime,
-                       second: int, new: str) -> tuple[str, tuple[Any, ...]]:
-        """The SQLite move's UPDATE and its parameters: the tail appended ``new`` (the move's entry),
-        or emptied if ``new`` is '' (``_sqlite_move``); with ``touched_at`` (set to ``now``) if
+    def _sqlite_update(self, game_id: str, expected_at: int, at: int, live: str | None, flush: bool,
+                       now: datetime, second: int, new: str) -> tuple[str, tuple[Any, ...]]:
+        """The SQLite move's UPDATE and its parameters: the tail appended ``new`` (the move's entry)
+        with the position left as it stands (``live`` None) or written (``live``: the position at
+        ``at``), or with ``flush`` the position written and the tail emptied (into game_moves, by
+        ``_sqlite_move``); with ``touched_at`` (set to ``now``) if
         this process has not set it for the game within ``TOUCH_EVERY``, else without. So after
         any move the row's ``touched_at`` is at most ``TOUCH_EVERY`` old, as the CASE of
         PostgreSQL's statement keeps it. A failed save forgets every game's touch (``_drop``)."""
-        shape = 0 if new else 2
+        if live is None:
+            shape, kept = 0, (at, expected_at, new)
+        else:
+            shape, kept = (2, (at, live)) if flush else (4, (at, live, new))
         touched = self._touched
         if second - touched.get(game_id, -_TOUCH_SECONDS) < _TOUCH_SECONDS:
-            return self._save_sql[shape], (at, live, new, game_id, expected_at)
+            return self._save_sql[shape], (*kept, game_id, expected_at)
         if len(touched) >= _TOUCHED_KEPT:
             touched.clear()  # the games this process plays now are touched again: one page each
         touched[game_id] = second
         # SQLite keeps naive UTC text in SQLAlchemy's format
-        return self._save_sql[shape + 1], (at, live, new, _sqlite_time(now), game_id, expected_at)
+        return self._save_sql[shape + 1], (*kept, _sqlite_time(now), game_id, expected_at)
 
     def _save_grouped(self, update: str, moved: tuple[Any, ...], flushed: str | None) -> bool:
         """``save`` inside the event loop's open batch (``commits``): committed with the batch.
@@ -477,7 +498,7 @@ class DatabaseStore(LiveStore):
         statement = (
             update(GameRow)
             .where(GameRow.id == game.id, GameRow.at == expected_at, GameRow.finished_at.is_(None))
-            .values(live=None, tail="", **record)  # the log holds the tail's letters too
+            .values(live=None, live_at=None, tail="", **record)  # the log holds the tail's letters too
         )
         with durable(self.engine) as conn:
             if not _finished(conn, statement, game, record, also):
@@ -735,7 +756,7 @@ class RedisStore(LiveStore):
             return None  # never issued, or idle too long: its live state expired
         return _live_from_row(row)
 
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str, now: datetime,
+    def save(self, game_id: str, expected_at: int, added: str, snapshot: Stored, now: datetime,
              hit: Hit | None = None) -> bool:
         keys, args = self._save_args(game_id, expected_at, added, snapshot, now)
         if hit is None or hit.counted:
@@ -745,7 +766,7 @@ class RedisStore(LiveStore):
         hit.settle(counted)
         return bool(saved)
 
-    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                          now: datetime, hit: Hit | None = None) -> bool:
         _, save, save_counted = self._loop_client()
         keys, args = self._save_args(game_id, expected_at, added, snapshot, now)
@@ -756,7 +777,7 @@ class RedisStore(LiveStore):
         hit.settle(counted)
         return bool(saved)
 
-    def _save_args(self, game_id: str, expected_at: int, added: str, snapshot: Snapshot | str,
+    def _save_args(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                    now: datetime) -> tuple[list[str], list[Any]]:
         """The keys and arguments of the save script (``_SAVE``)."""
         return self._keys(game_id), [expected_at, expected_at + len(added), added, _text(snapshot), self.ttl,
@@ -857,9 +878,30 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _text(snapshot: Snapshot | str) -> str:
-    """A snapshot as the stores keep it: compact JSON text (``Game.snapshot_json`` makes it at once)."""
-    return snapshot if type(snapshot) is str else json.dumps(snapshot, separators=(",", ":"))
+def _text(snapshot: Stored) -> str:
+    """A snapshot as the stores keep it: compact JSON text (``Game.snapshot_json`` makes it at once;
+    a callable makes it when a store writes it, which SQLite does every few moves only)."""
+    if type(snapshot) is str:
+        return snapshot
+    if callable(snapshot):
+        return snapshot()
+    return json.dumps(snapshot, separators=(",", ":"))
+
+
+def caught_up(snapshot: Snapshot, at: int, to: int, letters: str) -> Snapshot:
+    """SQLite: a stored position at log length ``at`` brought to ``to`` with ``letters`` (the row's
+    tail since ``at``, ``live.tail``), as a move at ``to`` would have stored it, the tile of its
+    last letter included. ValueError if they do not bring it there (a row this code did not write).
+
+    >>> g = Game(4, seed=3); _ = g.play("LD"); before = g.snapshot(); _ = g.play("RU")
+    >>> caught_up(before, 2, 4, "RU") == g.snapshot() | {"tile": list(g.last_tile())}
+    True
+    """
+    game = Game.resume(snapshot)
+    if len(letters) != to - at or game.play(letters) != len(letters):
+        raise ValueError(f"a stored game's tail does not bring its position from {at} to {to} letters")
+    tile = game.last_tile()
+    return game.snapshot() | {"tile": list(tile) if tile is not None else None}
 
 
 def _sqlite_time(moment: datetime) -> str:

@@ -14,6 +14,12 @@ An entry is ``{at}.{ms}{letters}``: the log length the letters start at, the
 Unix millisecond they arrived, and the letters (of ``UDLRZ``), e.g.
 ``"12.1733478123456LD"``. Readers (the log, the arrival times, the finish)
 take ``game_moves`` and the tail together.
+
+The same move that takes the tail to ``game_moves`` is the one that writes the
+row's position (``live``); the moves between leave it as it was and note in
+``live_at`` the ``at`` it stands at, so the usual move builds and writes no
+snapshot. A read of the game plays the tail's letters since ``live_at`` on it
+(``letters_since``): at most ``TAIL_LETTERS`` and the last message's.
 """
 
 from __future__ import annotations
@@ -66,3 +72,13 @@ def moves_out(expected_at: int, letters: str) -> bool:
     [False, False, True, False]
     """
     return expected_at // TAIL_LETTERS != (expected_at + len(letters)) // TAIL_LETTERS
+
+
+def letters_since(tail: str | None, at: int) -> str:
+    """The letters of a tail's moves saved from log length ``at`` on, in order (the moves before
+    ``at``, saved when the row's position was written with every move, are left out).
+
+    >>> letters_since("0.1733478123456L1.1733478123500DR3.1733478123600U", 1)
+    'DRU'
+    """
+    return "".join(letters for start, _, letters in entries(tail) if start >= at)

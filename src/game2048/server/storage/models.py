@@ -37,10 +37,10 @@ class GameRow(Base):
     While a game is in play, ``at`` is the length of its log and ``live`` its
     position (``Game.snapshot`` as JSON); each move rewrites them, only if ``at``
     is still what the mover read, and appends its letters to ``game_moves`` (on
-    SQLite to the row's ``tail`` first, taken there every few moves, see
-    ``live.tail``; ``log`` holds only what a game had before moves were
-    appended). The finish writes the whole ``log`` and drops ``live``, the tail
-    and the appended moves.
+    SQLite to the row's ``tail`` first, taken there every few moves, and the
+    position written only by those moves, at ``live_at``, see ``live.tail``;
+    ``log`` holds only what a game had before moves were appended). The finish
+    writes the whole ``log`` and drops ``live``, the tail and the appended moves.
     (With ``REDIS_URL`` the game in play lives in Redis instead, see ``live.stores``.)
     """
 
@@ -65,6 +65,9 @@ class GameRow(Base):
     #: SQLite: the newest moves of a game in play, waiting in its row (``live.tail``) until a move
     #: takes them to ``game_moves``; '' elsewhere and once finished.
     tail: Mapped[str] = mapped_column(Text, default="", server_default="")
+    #: SQLite: the ``at`` that ``live`` stands at when it is behind ``at`` (the tail's letters since
+    #: then bring it there, ``live.tail``); None when ``live`` is at ``at``, and elsewhere.
+    live_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: When each letter of the log arrived, as ``records.arrivals`` writes it (ms after the letter
     #: before, the first after the game's start); None for practice games and older games.
     times: Mapped[str | None] = mapped_column(Text, nullable=True)
