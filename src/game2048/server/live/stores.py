@@ -109,8 +109,10 @@ class LiveStore(ABC):
              hit: Hit | None = None) -> bool:
         """Append ``added`` to the game's log and store ``snapshot`` (or its compact JSON text) as
         its position, if the stored ``at`` is still ``expected_at`` and the game is not finished (the
-        new ``at`` is ``expected_at + len(added)``). ``hit``, if not counted yet, is counted first (the Redis
-        store: in the same round trip); a refused count is a 429 and nothing is saved."""
+        new ``at`` is ``expected_at + len(added)``). A callable ``snapshot`` makes the text when the
+        store writes it: SQLite may leave the position behind (``live.tail``), and ``load`` then
+        brings it to ``at``. ``hit``, if not counted yet, is counted first (the Redis store: in the
+        same round trip); a refused count is a 429 and nothing is saved."""
 
     @abstractmethod
     def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
