@@ -6,8 +6,9 @@ call); ``state`` says where a game stands; ``finish`` turns it into its
 record, checked by the server's own replay, and reveals the seed.
 
 A move costs the same however long the game is: the store keeps a snapshot
-of the position (``Game.snapshot``) beside the log, new letters are applied
-to it and appended to the log, and the game this process played last is
+of the position (``Game.snapshot``) beside the log (SQLite writes it every few
+moves, and a read brings it up to date, ``live.tail``), new letters are
+applied to it and appended to the log, and the game this process played last is
 kept in memory (``_Recent``), so the next move on it is one write. ``at`` is
 the length of the log; a request names the ``at`` it was made from, so a
 retry is recognised and answered as the first time, and a fork (other letters
