@@ -15,11 +15,12 @@ Unix millisecond they arrived, and the letters (of ``UDLRZ``), e.g.
 ``"12.1733478123456LD"``. Readers (the log, the arrival times, the finish)
 take ``game_moves`` and the tail together.
 
-The same move that takes the tail to ``game_moves`` is the one that writes the
-row's position (``live``); the moves between leave it as it was and note in
-``live_at`` the ``at`` it stands at, so the usual move builds and writes no
-snapshot. A read of the game plays the tail's letters since ``live_at`` on it
-(``letters_since``): at most ``TAIL_LETTERS`` and the last message's.
+The same move that takes the tail to ``game_moves`` writes the row's position
+(``live``), as does a move on a game read from the store; the others leave it
+as it was and note in ``live_at`` the ``at`` it stands at, so the usual move
+builds and writes no snapshot. A read of the game plays the tail's letters
+since ``live_at`` on it (``letters_since``): at most ``TAIL_LETTERS`` and the
+last message's.
 """
 
 from __future__ import annotations

@@ -39,11 +39,11 @@ def downgrade() -> None:
                                   "AND live IS NOT NULL AND finished_at IS NULL")).all()
     for game_id, at, live, live_at, tail in behind:
         letters = "".join(found for start, _, found in _ENTRY.findall(tail or "") if int(start) >= live_at)
+        if not letters:
+            continue  # already at ``at``
         game = Game.resume(json.loads(live))
         if len(letters) != at - live_at or game.play(letters) != len(letters):
             continue  # not a position this code wrote: left as it is
-        if not letters:
-            continue
         tile = game.last_tile()  # the tile the last letter brought, as a move stores it
         position = game.snapshot() | {"tile": list(tile) if tile is not None else None}
         bind.execute(sa.text("UPDATE games SET live = :live WHERE id = :id"),
