@@ -11,6 +11,20 @@ from game2048.server.storage.db import make_engine, migrate
 from game2048.server.storage.models import Base
 
 
+def _downgrade(engine, revision: str) -> None:  # type: ignore[no-untyped-def]
+    """Alembic's downgrade of ``engine``'s database to ``revision``, as an operator would run it."""
+    from alembic import command
+    from alembic.config import Config
+
+    from game2048.server.storage.db import MIGRATIONS_DIR
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, revision)
+
+
 def test_migrations_match_the_models(settings):
     engine = make_engine(settings.database_url)
     try:
@@ -136,11 +150,8 @@ def test_migration_0006_keeps_integer_seeds_beside_secret_ones(tmp_path):
 def test_migration_0008_keeps_the_moves_of_games_in_play_in_a_table_without_rowid(tmp_path):
     """Moves appended under 0007 read back the same after 0008, in a table clustered on its key;
     and down again, in a rowid table, still the same rows."""
-    from alembic import command
-    from alembic.config import Config
     from sqlalchemy import text
 
-    from game2048.server.storage.db import MIGRATIONS_DIR
 
     engine = _old_database(tmp_path / "moves.sqlite3", "0007", 5)
     rows = [("old", 0, "LR", 1796205600000), ("old", 2, "U", None), ("other", 0, "D", 1796205600123)]
@@ -158,11 +169,7 @@ def test_migration_0008_keeps_the_moves_of_games_in_play_in_a_table_without_rowi
         migrate(engine)
         sql, kept = table()
         assert "WITHOUT ROWID" in sql and kept == rows
-        cfg = Config()
-        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0007")
+        _downgrade(engine, "0007")
         sql, kept = table()
         assert "WITHOUT ROWID" not in sql and kept == rows
     finally:
@@ -172,13 +179,10 @@ def test_migration_0008_keeps_the_moves_of_games_in_play_in_a_table_without_rowi
 def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
     """Moves waiting in an SQLite row's tail under 0009 are rows of ``game_moves`` after the
     downgrade to 0008, so the older code reads the same log; and up again, the same log."""
-    from alembic import command
-    from alembic.config import Config
     from sqlalchemy import text
 
     from game2048.server.live import mover as live
     from game2048.server.live.stores import DatabaseStore
-    from game2048.server.storage.db import MIGRATIONS_DIR
 
     engine = make_engine(f"sqlite:///{tmp_path / 'tail.sqlite3'}")
     try:
@@ -189,11 +193,7 @@ def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
             assert store.save(started.id, at, letters, "{}", live.utc_now())
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM game_moves")).scalar() == 0  # all in the tail
-        cfg = Config()
-        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0008")
+        _downgrade(engine, "0008")
         with engine.connect() as conn:
             kept = conn.execute(text("SELECT at, letters FROM game_moves WHERE game_id = :g ORDER BY at"),
                                 {"g": started.id}).all()
@@ -210,14 +210,11 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
     reads each game where it stands; and up again, the same game."""
     import json
 
-    from alembic import command
-    from alembic.config import Config
     from sqlalchemy import text
 
     from game2048 import replay
     from game2048.server.live import mover as live
     from game2048.server.live.stores import DatabaseStore
-    from game2048.server.storage.db import MIGRATIONS_DIR
 
     engine = make_engine(f"sqlite:///{tmp_path / 'behind.sqlite3'}")
     try:
@@ -233,11 +230,7 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
         with engine.connect() as conn:
             # written by the first move (its game read from the store), then left behind
             assert conn.execute(text("SELECT live_at FROM games")).scalar() == 1
-        cfg = Config()
-        cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-        with engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.downgrade(cfg, "0009")
+        _downgrade(engine, "0009")
         with engine.connect() as conn:
             position = json.loads(conn.execute(text("SELECT live FROM games")).scalar())
         assert position == game.snapshot() | {"tile": list(game.last_tile())}
