@@ -45,8 +45,13 @@ def redis_app(settings) -> Iterator:  # type: ignore[no-untyped-def]
     store = app.state.store
     assert isinstance(store, RedisStore)
     store.PREFIX = f"game2048-test-{uuid.uuid4().hex[:8]}:"  # this run's keys only
+    # the test client's counts and CPU budget, kept in the same Redis for a minute or two: a fresh
+    # start, as an app with its limits in memory has (a run just before may have spent the budget)
+    counts = "LIMITS:*/testclient/*"
+    for key in store.redis.scan_iter(counts):
+        store.redis.delete(key)
     yield app
-    for key in store.redis.scan_iter(f"{store.PREFIX}*"):
+    for key in [*store.redis.scan_iter(f"{store.PREFIX}*"), *store.redis.scan_iter(counts)]:
         store.redis.delete(key)
     app.state.engine.dispose()
 
