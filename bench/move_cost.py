@@ -412,7 +412,6 @@ class Sizer:
             return to
         import sqlite3
 
-        from game2048.server.live import tail
         from game2048.server.live.stores import caught_up
 
         conn = sqlite3.connect(str(self.db_file))
@@ -422,7 +421,7 @@ class Sizer:
             live, live_at, kept = conn.execute("SELECT live, live_at, tail FROM games WHERE id = ?",
                                                (game_id,)).fetchone()
             if live_at is not None:
-                now = caught_up(json.loads(live), live_at, at, tail.letters_since(kept, live_at))
+                now = caught_up(json.loads(live), live_at, at, kept)
                 live = json.dumps(now, separators=(",", ":"))
             conn.execute("UPDATE games SET at = ?, live = ?, live_at = NULL WHERE id = ?",
                          (to, live, game_id))

@@ -344,7 +344,7 @@ class DatabaseStore(LiveStore):
             # only add letters, past ``at``
         snapshot = json.loads(live) if live else None
         if snapshot is not None and live_at is not None and live_at != at and finished_at is None:
-            snapshot = caught_up(snapshot, live_at, at, tail.letters_since(kept, live_at))
+            snapshot = caught_up(snapshot, live_at, at, kept)
         return Live(game_id, size, seed_from_text(seed), mode, day, at, letters, snapshot,
                     finished_at is not None, board, bool(helped), name if bot else None)
 
@@ -890,15 +890,18 @@ def _text(snapshot: Stored) -> str:
     return json.dumps(snapshot, separators=(",", ":"))
 
 
-def caught_up(snapshot: Snapshot, at: int, to: int, letters: str) -> Snapshot:
-    """SQLite: a stored position at log length ``at`` brought to ``to`` with ``letters`` (the row's
-    tail since ``at``, ``live.tail``), as a move at ``to`` would have stored it, the tile of its
-    last letter included. ValueError if they do not bring it there (a row this code did not write).
+def caught_up(snapshot: Snapshot, at: int, to: int, kept: str | None) -> Snapshot:
+    """SQLite: a stored position at log length ``at`` brought to ``to`` with the letters of the
+    row's tail ``kept`` saved since ``at`` (``live.tail``), as a move at ``to`` would have stored it,
+    the tile of its last letter included. ValueError if they do not bring it there (a row this code
+    did not write).
 
     >>> g = Game(4, seed=3); _ = g.play("LD"); before = g.snapshot(); _ = g.play("RU")
-    >>> caught_up(before, 2, 4, "RU") == g.snapshot() | {"tile": list(g.last_tile())}
+    >>> kept = tail.entry(0, 1, "L") + tail.entry(1, 2, "D") + tail.entry(2, 3, "RU")
+    >>> caught_up(before, 2, 4, kept) == g.snapshot() | {"tile": list(g.last_tile())}
     True
     """
+    letters = tail.letters_since(kept, at)
     game = Game.resume(snapshot)
     if len(letters) != to - at or game.play(letters) != len(letters):
         raise ValueError(f"a stored game's tail does not bring its position from {at} to {to} letters")
