@@ -269,3 +269,28 @@ def test_the_snapshots_text_holds_the_largest_tiles_exactly():
     assert game.board is not game.board and game.board == board  # a fresh list each time
     game.board[0][0] = 0
     assert game.board == board  # changing the list changes nothing of the game
+
+
+@pytest.mark.parametrize("slack", [0, 1, 8])
+def test_a_game_compacted_after_every_letter_plays_as_one_never_compacted(slack):
+    """As a server keeps a game between moves: compacted (with ``slack``) after every letter, undos
+    among them, it deals, scores, takes back and reports each last tile as the whole game does,
+    and never holds more than ``slack`` positions beyond what undo reaches."""
+    whole, kept = Game(4, 11), Game(4, 11)
+    for i in range(300):
+        undo = i % 37 == 5 and whole.undos_left
+        letter = "Z" if undo else next((m for m in "LDRU" if whole.play(m)), None)
+        if letter is None:
+            break
+        if letter == "Z":
+            whole.play("Z")
+        assert kept.play(letter) == 1
+        kept.compact(slack=slack)
+        assert (kept.board, kept.score, kept.moves, kept.undos_left, kept.won, kept.over) == (
+            whole.board, whole.score, whole.moves, whole.undos_left, whole.won, whole.over)
+        assert kept.last_tile() == whole.last_tile()
+        assert list.__len__(kept._history) <= max(slack, kept.undos_left, 1)
+    assert i > 100 and kept.undos_left == 0
+    while whole.undo():  # nothing left to take back: both refuse alike
+        pass
+    assert not kept.undo()

@@ -54,10 +54,15 @@ class _Memo:
         try:
             return self.d[key]
         except KeyError:
-            if len(self.d) >= self.limit:
-                self.d.clear()
-            value = self.d[key] = self.fn(key)
-            return value
+            return self.add(key)
+
+    def add(self, key: Hashable) -> Any:
+        """``fn(key)``, kept: for a caller that has just missed ``key`` in ``d`` (a miss raises
+        nothing then, where ``get``'s costs an exception)."""
+        if len(self.d) >= self.limit:
+            self.d.clear()
+        value = self.d[key] = self.fn(key)
+        return value
 
 
 class Tables:
@@ -170,7 +175,9 @@ class Tables:
         """``values(board)`` as compact JSON text (``json.dumps(..., separators=(",", ":"))``).
         A server writes each board's text again with the next few moves' snapshots (undo's
         positions), so recent boards' texts are kept (``BOARD_TEXTS``)."""
-        return self.board_json.get(board)  # type: ignore[no-any-return]
+        memo = self.board_json
+        text = memo.d.get(board)  # a board just played is rarely there: no exception for a miss
+        return text if text is not None else memo.add(board)  # type: ignore[no-any-return]
 
     def _values_json(self, board: int) -> str:
         rm, get, memo = self.row_mask, self.row_json.d, self.row_json
@@ -272,9 +279,11 @@ class Tables:
 
     def empty_mask(self, board: int) -> int:
         """The empty cells of ``board``: bit r * n + c for cell (r, c)."""
-        rm, row_empty, n, mask = self.row_mask, self.row_empty.get, self.n, 0
+        rm, row_empty, n, mask = self.row_mask, self.row_empty.d, self.n, 0
         for r, s in enumerate(self.shifts):
-            mask |= row_empty((board >> s) & rm) << (r * n)
+            row = (board >> s) & rm
+            empty = row_empty.get(row)
+            mask |= (empty if empty is not None else self.row_empty.add(row)) << (r * n)
         return mask
 
     def spawn(self, board: int, index: int, key: Any, draw: Draw = draw) -> int:

@@ -173,18 +173,24 @@ class Game:
         """``board`` as compact JSON text."""
         return self._t.values_json(self._board)
 
-    def compact(self) -> None:
+    def compact(self, slack: int = 0) -> None:
         """Forget what no undo can reach and all but the last letter of the log, keeping the
         position, the spawn numbering and ``last_tile``: a game kept in memory between moves
         (a server's) then takes the same room however long it is. Afterwards ``log`` holds the
-        letters since, as for a game resumed from its snapshot.
+        letters since, as for a game resumed from its snapshot. With ``slack``, nothing is done
+        until more than ``slack`` positions (or letters) could go: a game compacted after every
+        move then pays for it once in ``slack`` moves, for at most ``slack`` positions more.
 
         >>> g = Game(4, 7); _ = g.play("LRLRLR"); board = g.board
         >>> g.compact(); g.play("U") + g.play("Z"), g.board == board, len(g.log)
         (2, True, 3)
+        >>> g.compact(slack=8); len(g.log)
+        3
         """
         history = self._history
         kept = list.__len__(history)
+        if slack and kept <= slack and len(self._log) <= slack:
+            return
         reach = min(self.undos_left, len(history), kept)
         # one position more than undo reaches: last_tile slides from the one before the last move
         keep = min(kept, max(reach, 1))

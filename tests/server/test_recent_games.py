@@ -12,7 +12,7 @@ import pytest
 from game2048.game import Game
 from game2048.server import Settings, create_app
 from game2048.server.live import mover
-from game2048.server.live.mover import _Recent, entry_bytes
+from game2048.server.live.mover import COMPACT_SLACK, _Recent, entry_bytes
 from game2048.server.live.seeds import classic_seed, new_game_id
 from game2048.server.live.stores import Live
 
@@ -87,7 +87,14 @@ def test_the_estimate_is_not_below_what_a_kept_game_takes(size):
             games = [_entry(size, moves) for _ in range(40)]
             estimate = sum(entry_bytes(live) for live, _ in games)
             for _, game in games:
-                game.compact()  # as ``put`` keeps them
+                game.compact()
+                # then as ``put`` keeps them, move after move, up to the most they hold
+                while list.__len__(game._history) < COMPACT_SLACK and len(game.log) < COMPACT_SLACK:
+                    letter = next_move(game.board)
+                    if letter is None:
+                        break
+                    game.play(letter)
+                    game.compact(slack=COMPACT_SLACK)  # nothing goes yet
             gc.collect()
             before = tracemalloc.get_traced_memory()[0]
             del games

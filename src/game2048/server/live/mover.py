@@ -79,6 +79,11 @@ Charge = Callable[[], AbstractContextManager[None]]
 _IN_MEMORY: Snapshot = {"in_memory": True}
 
 
+#: A kept game is compacted (``Game.compact``) once it holds more than this many positions or
+#: letters: every eighth move or so, where doing it at every move cost a move about 1 %.
+COMPACT_SLACK = 8
+
+
 class _Recent:
     """Games this process saved lately, by (id, at), as the store has them (without the log and
     with ``_IN_MEMORY`` for the snapshot) and as a ``Game``: the next move usually comes here
@@ -88,8 +93,9 @@ class _Recent:
     Sound because the log only grows: a game has one position for each ``at``,
     ever; another worker's move makes the compare-and-set fail, and the mover
     reads the store again. A game is taken out while a request works on it and
-    put back under its new ``at`` once that is saved, compacted (``Game.compact``):
-    each entry takes a few kilobytes at most, whatever the game's length. At most
+    put back under its new ``at`` once that is saved, compacted (``Game.compact``, at most
+    ``COMPACT_SLACK`` positions more than undo reaches): each entry takes a few kilobytes at
+    most, whatever the game's length. At most
     ``size`` games and ``max_bytes`` bytes (an estimate, ``entry_bytes``) are kept,
     the least recently saved going first.
     """
@@ -118,7 +124,7 @@ class _Recent:
                 self.bytes -= self._games.pop(key)[2]
 
     def put(self, live: Live, game: Game) -> None:
-        game.compact()
+        game.compact(slack=COMPACT_SLACK)
         cost = entry_bytes(live)
         with self._lock:
             old = self._games.pop((live.id, live.at), None)
@@ -135,9 +141,11 @@ class _Recent:
 def entry_bytes(live: Live) -> int:
     """What one game kept by ``_Recent`` takes in memory, over-estimated: its ``Live`` (the
     snapshot: the board and at most 3 undo positions), the compacted ``Game`` (the position and
-    at most 3 of its history), and their strings. Measured with tracemalloc: 2.4 to 3.3 KB for a
-    3x3 game, 3.1 to 4.9 KB for 6x6, whatever its length (tests/server/test_recent_games.py)."""
-    return 3000 + 60 * live.size * live.size + 2 * (len(live.id) + len(live.mode) + len(live.bot or ""))
+    at most ``COMPACT_SLACK`` of its history and letters), and their strings. Measured with
+    tracemalloc, whatever its length: 2.4 to 3.3 KB for a 3x3 game, 3.1 to 4.9 KB for 6x6,
+    compacted; about 1 KB more at most between compactions (tests/server/test_recent_games.py)."""
+    return (3000 + 150 * COMPACT_SLACK + 60 * live.size * live.size
+            + 2 * (len(live.id) + len(live.mode) + len(live.bot or "")))
 
 
 _recent = _Recent()
