@@ -53,3 +53,8 @@ def test_learned_against_strong_times_the_networks_expectimax() -> None:
     assert [line.split(":")[0].strip() for line in out[2:]] == [
         "learned 2-ply", "learned expectimax, depth 1", "learned expectimax, depth 2"]
     assert all("picks strong's move" in line for line in out[2:])
+
+
+def test_the_counted_move_bench_drives_the_app_on_fixed_seeds():
+    """What ``move_instructions.py`` runs under valgrind (valgrind itself is not needed here)."""
+    assert run("move_instructions.py", "--drive", "30") == ""
