@@ -294,3 +294,25 @@ def test_a_game_compacted_after_every_letter_plays_as_one_never_compacted(slack)
     while whole.undo():  # nothing left to take back: both refuse alike
         pass
     assert not kept.undo()
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6])
+def test_the_last_tile_the_move_noted_is_the_one_a_second_slide_finds(size):
+    """``last_tile`` reads where the move's spawn went; a game that did not play its last letter
+    itself (unpickled, resumed) slides the position before it again: both say the same tile."""
+    import pickle
+
+    game, seen = Game(size, 23), 0
+    for i in range(400):
+        letter = "Z" if i % 29 == 7 and game.undos_left else next(
+            (m for m in "LURD"[i % 4:] + "LURD"[:i % 4] if Game.play(pickle.loads(pickle.dumps(game)), m)), None)
+        if letter is None:
+            break
+        assert game.play(letter) == 1
+        twin = pickle.loads(pickle.dumps(game))
+        assert twin._spawned is None and twin.last_tile() == game.last_tile()
+        if letter != "Z":
+            row, col, value = game.last_tile()
+            assert game.board[row][col] == value in (2, 4)
+            seen += 1
+    assert seen >= 20  # (a 3x3 game ends soon)

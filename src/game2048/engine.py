@@ -35,6 +35,10 @@ MEMO_LIMIT = 1 << 18
 #: Whole boards' JSON texts kept (``Tables.values_json``): a few megabytes at most.
 BOARD_TEXTS = 1 << 14
 
+#: One direction's move with its spawn: (board, spawn index, game key) -> (the board with the
+#: spawned tile, the points, the bit offset of the spawned tile), or None if nothing moves.
+Step = Callable[[int, int, Any], "tuple[int, int, int] | None"]
+
 
 class _Memo:
     """A plain dict ``d`` filled from ``fn`` on demand.
@@ -101,10 +105,10 @@ class Tables:
         #: per direction (up, down, left, right): board -> (board, points), no spawn
         self.movers = tuple(self._mover(d) for d in range(4))
         #: per generator (``spawn.draw``, ``spawn.draw_secret``), per direction:
-        #: (board, spawn index, game key) -> (board with its spawn, points), or
-        #: None when the move does not change the board
+        #: (board, spawn index, game key) -> (board with its spawn, points, the spawn's bit
+        #: offset), or None when the move does not change the board
         stepper = self._stepper4 if n == 4 else self._stepper
-        self.steps: dict[Draw, tuple[Callable[[int, int, Any], tuple[int, int] | None], ...]] = {
+        self.steps: dict[Draw, tuple[Step, ...]] = {
             draw_with: tuple(stepper(d, draw_with) for d in range(4)) for draw_with in (draw, draw_secret)
         }
 
@@ -216,11 +220,11 @@ class Tables:
 
         return move
 
-    def _stepper(self, d: int, draw: Draw = draw) -> Callable[[int, int, Any], tuple[int, int] | None]:
+    def _stepper(self, d: int, draw: Draw = draw) -> Step:
         memo, lm, lines = self._line_layout(d)
         table, free, free_memo = memo.d, self.free.d, self.free
 
-        def step(board: int, index: int, key: Any) -> tuple[int, int] | None:
+        def step(board: int, index: int, key: Any) -> tuple[int, int, int] | None:
             out = total = empty = 0
             try:
                 for s, ms in lines:
@@ -240,17 +244,18 @@ class Tables:
                 cells = free_memo.get(empty)
             # a legal move leaves at least one empty cell: it merged, or slid into one
             ordinal, exp = draw(key, index, len(cells))
-            return out | exp << cells[ordinal], total
+            cell = cells[ordinal]
+            return out | exp << cell, total, cell
 
         return step
 
-    def _stepper4(self, d: int, draw: Draw = draw) -> Callable[[int, int, Any], tuple[int, int] | None]:
+    def _stepper4(self, d: int, draw: Draw = draw) -> Step:
         """``_stepper`` with the four lines of a 4x4 board written out: the common board, a fifth faster."""
         memo, lm, lines = self._line_layout(d)
         (_, _), (s1, m1), (s2, m2), (s3, m3) = lines  # line 0 starts at bit 0 of both
         table, free, free_memo = memo.d, self.free.d, self.free
 
-        def step(board: int, index: int, key: Any) -> tuple[int, int] | None:
+        def step(board: int, index: int, key: Any) -> tuple[int, int, int] | None:
             try:
                 l0, p0, e0 = table[board & lm]
                 l1, p1, e1 = table[(board >> s1) & lm]
@@ -269,7 +274,8 @@ class Tables:
             except KeyError:
                 cells = free_memo.get(empty)
             ordinal, exp = draw(key, index, len(cells))
-            return out | exp << cells[ordinal], p0 + p1 + p2 + p3
+            cell = cells[ordinal]
+            return out | exp << cell, p0 + p1 + p2 + p3, cell
 
         return step
 

@@ -68,6 +68,7 @@ class Game:
         "_key",
         "_log",
         "_over",
+        "_spawned",
         "_start",
         "_t",
         "_target_exp",
@@ -104,6 +105,9 @@ class Game:
         self._log: list[str] = []
         self._target_exp = TARGETS[size].bit_length() - 1
         self._over: bool | None = None
+        # the bit offset of the tile the last letter spawned, when this process played it (None
+        # after an undo, and for a resumed game's letters: ``last_tile`` then slides again)
+        self._spawned: int | None = None
         # (board, score) a game made by from_board began with; None for an opening
         self._start: tuple[list[list[int]], int] | None = None
 
@@ -275,6 +279,7 @@ class Game:
         # the k-th move in play brings spawn k + 1 (0 and 1 opened the game)
         spawn = OPENING_TILES + len(history)
         applied = 0
+        spawned = self._spawned
         for letter in letters:
             d = index_of.get(letter)
             if d is not None:
@@ -283,7 +288,7 @@ class Game:
                     break
                 spawn += 1
                 history.append((board, score))
-                board, points = moved
+                board, points, spawned = moved
                 score += points
                 if points >= target and not won:
                     # the spawned tile (2 or 4) is never the target: this sees the merge
@@ -292,11 +297,12 @@ class Game:
                 board, score = history.pop()
                 spawn -= 1
                 self.undos_left -= 1
+                spawned = None
             else:
                 break
             applied += 1
         if applied:
-            self._board, self.score, self.won = board, score, won
+            self._board, self.score, self.won, self._spawned = board, score, won, spawned
             self._log.extend(letters[:applied])
             self._over = None
         return applied
@@ -347,13 +353,16 @@ class Game:
         >>> g.move("left") and g.board[g.last_tile()[0]][g.last_tile()[1]] == g.last_tile()[2]
         True
         """
-        if not self._log or self._log[-1] == UNDO_LETTER or not list.__len__(self._history):
-            return None  # (a resumed game's history may hold no position: see ``_Tail``)
-        t = self._t
-        slid, _ = t.move(self._history[-1][0], _LETTER_INDEX[self._log[-1]])
-        cell = ((self._board ^ slid).bit_length() - 1) // t.bits
-        row, col = divmod(cell, t.n)
-        return row, col, 1 << ((self._board >> cell * t.bits) & t.cell_mask)
+        if not self._log or self._log[-1] == UNDO_LETTER:
+            return None
+        t, offset = self._t, self._spawned
+        if offset is None:  # a letter this game was resumed with: slide again to see the tile
+            if not list.__len__(self._history):
+                return None  # (a resumed game's history may hold no position: see ``_Tail``)
+            slid, _ = t.move(self._history[-1][0], _LETTER_INDEX[self._log[-1]])
+            offset = ((self._board ^ slid).bit_length() - 1) // t.bits * t.bits
+        row, col = divmod(offset // t.bits, t.n)
+        return row, col, 1 << ((self._board >> offset) & t.cell_mask)
 
     def legal_moves(self) -> list[Direction]:
         """The directions that would change the board, in up, down, left, right order."""
