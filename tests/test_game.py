@@ -304,8 +304,9 @@ def test_the_last_tile_the_move_noted_is_the_one_a_second_slide_finds(size):
 
     game, seen = Game(size, 23), 0
     for i in range(400):
-        letter = "Z" if i % 29 == 7 and game.undos_left else next(
-            (m for m in "LURD"[i % 4:] + "LURD"[:i % 4] if Game.play(pickle.loads(pickle.dumps(game)), m)), None)
+        order = "LURD"[i % 4:] + "LURD"[:i % 4]
+        legal = [m for m in order if pickle.loads(pickle.dumps(game)).play(m)]
+        letter = "Z" if i % 29 == 7 and game.undos_left else next(iter(legal), None)
         if letter is None:
             break
         assert game.play(letter) == 1
@@ -316,3 +317,21 @@ def test_the_last_tile_the_move_noted_is_the_one_a_second_slide_finds(size):
             assert game.board[row][col] == value in (2, 4)
             seen += 1
     assert seen >= 20  # (a 3x3 game ends soon)
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6])
+def test_the_whole_board_empty_cell_test_agrees_with_the_cells_one_by_one(size):
+    """``Tables.has_empty`` (one subtraction on the packed board) against each cell looked at:
+    boards with no, one or many empty cells, the largest tiles among them."""
+    import random
+
+    from game2048.engine import tables
+
+    t, rng = tables(size), random.Random(size)
+    top = t.cell_mask
+    for _ in range(3000):
+        cells = [rng.choice([rng.randint(1, top), top, 1]) for _ in range(size * size)]
+        for i in rng.sample(range(size * size), rng.choice([0, 0, 1, 2, size * size])):
+            cells[i] = 0
+        board = t.pack([cells[r * size:(r + 1) * size] for r in range(size)])
+        assert t.has_empty(board) == (0 in cells) == bool(t.empty_mask(board)), cells

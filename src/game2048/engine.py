@@ -78,6 +78,9 @@ class Tables:
         self.cell_mask = (1 << bits) - 1
         self.row_bits = n * bits
         self.row_mask = (1 << self.row_bits) - 1
+        # the lowest and the highest bit of every cell: ``has_empty``'s masks
+        self.cell_lows = sum(1 << (i * bits) for i in range(n * n))
+        self.cell_highs = self.cell_lows << (bits - 1)
         #: where row r starts, and where column c starts
         self.shifts = tuple(r * self.row_bits for r in range(n))
         self.col_shifts = tuple(c * bits for c in range(n))
@@ -302,10 +305,22 @@ class Tables:
         rm, row_max = self.row_mask, self.row_max.get
         return max(row_max((board >> s) & rm) for s in self.shifts)
 
+    def has_empty(self, board: int) -> bool:
+        """Whether some cell of ``board`` is empty, in three operations on the whole board: a cell
+        of 0 borrows from its own high bit in ``board - cell_lows`` (the classic "has a zero
+        byte" test, here with cells for bytes). A borrow may flag a cell above an empty one,
+        never a board without one.
+
+        >>> t = tables(3)
+        >>> t.has_empty(t.pack([[1, 2, 3], [4, 5, 6], [7, 8, 0]])), t.has_empty(t.pack([[1] * 3] * 3))
+        (True, False)
+        """
+        return bool((board - self.cell_lows) & ~board & self.cell_highs)
+
     def can_move(self, board: int) -> bool:
         # With a tile and an empty cell on the board some line holds both, so
         # some direction moves; a full board moves only if a pair is adjacent.
-        if board and self.empty_mask(board):
+        if board and self.has_empty(board):
             return True
         return self.move(board, 2)[0] != board or self.move(board, 0)[0] != board
 
