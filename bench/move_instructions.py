@@ -11,9 +11,8 @@ boards, the same number of games started), and the difference divided by
 a move (the server's threads that wake on a clock do more under valgrind,
 which runs the process some 50 times slower). The figure includes the bench's own client (its JSON and its
 choice of move, the same in every run): compare two versions by their
-difference, not by their ratio. Runs the two counts at once (two cores), each
-under valgrind at about 50 times its speed: about a minute and a half per
-version. Prints figures; never fails on a count.
+difference, not by their ratio. Runs the two counts at once (two cores):
+about a minute and a half per version. Prints figures; never fails on a count.
 
     .venv/bin/python bench/move_instructions.py                       # this checkout
     .venv/bin/python bench/move_instructions.py --before ../old/src   # and another checkout's

@@ -288,11 +288,9 @@ class Tables:
 
     def empty_mask(self, board: int) -> int:
         """The empty cells of ``board``: bit r * n + c for cell (r, c)."""
-        rm, row_empty, n, mask = self.row_mask, self.row_empty.d, self.n, 0
+        rm, row_empty, n, mask = self.row_mask, self.row_empty.get, self.n, 0
         for r, s in enumerate(self.shifts):
-            row = (board >> s) & rm
-            empty = row_empty.get(row)
-            mask |= (empty if empty is not None else self.row_empty.add(row)) << (r * n)
+            mask |= row_empty((board >> s) & rm) << (r * n)
         return mask
 
     def spawn(self, board: int, index: int, key: Any, draw: Draw = draw) -> int:
