@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 
 from game2048.server import Settings, create_app
 from game2048.server.live import mover as live
-from game2048.server.live.commits import DISK_WINDOW
+from game2048.server.live.commits import DISK_WINDOW, LONE
 from game2048.server.live.stores import DatabaseStore
 from game2048.server.storage.db import WORKERS_ENV, _Writer, one_writer_for
 
@@ -45,10 +45,13 @@ def in_a_thread_of_its_own(test):  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def store(tmp_path: Path) -> DatabaseStore:
+    """An SQLite store with company for its batches: two movers (as two play sockets) held open."""
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", secret=SECRET,
                               rate_limit="0", move_rate_limit="0"))
     live.forget()
-    yield app.state.store
+    commits = app.state.store.commits
+    with commits.mover(), commits.mover():
+        yield app.state.store
     live.forget()
     app.state.engine.dispose()
 
@@ -249,7 +252,8 @@ def test_disk_durability_flushes_a_batch_after_a_short_window(tmp_path: Path) ->
         await live.committed(store.commits, started.id)
         assert loop.time() - begun >= DISK_WINDOW * 0.9  # it waited for more moves to share the flush
 
-    asyncio.run(turn())
+    with store.commits.mover(), store.commits.mover():  # two sockets: company worth waiting for
+        asyncio.run(turn())
     assert _stored_at(store, started.id) == 1
     with store._connection() as conn:
         assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL: the commit is flushed
@@ -321,3 +325,77 @@ def test_a_second_event_loop_never_joins_another_loops_batch(store: DatabaseStor
         t.join(10)
     assert seen["joined"] is None
     assert [_stored_at(store, g.id) for g in (first, second)] == [1, 1]
+
+
+@in_a_thread_of_its_own
+def test_a_lone_mover_commits_each_move_on_its_own_and_a_second_one_brings_batches(
+        store: DatabaseStore) -> None:
+    """One socket's moves come one after another, each after the answer before it: they can never
+    share a commit, so with one mover every save commits at once, without a batch."""
+    commits = store.commits
+    assert commits is not None and commits.movers == 2  # the fixture's two
+    started = live.start(store, SECRET, 4, "classic")
+
+    async def moves(count: int) -> list[bool]:
+        now = live.state(store, SECRET, started.id, token=started.token).position
+        grouped, at, board = [], now.at, now.board
+        for _ in range(count):
+            letter = next_move(board)
+            assert letter is not None, "the game ended too soon for this test"
+            with commits:
+                answer = live.play(store, SECRET, started.id, token=started.token, at=at, moves=letter)
+            grouped.append(commits.joined is not None)
+            if commits.joined is None:
+                assert _stored_at(store, started.id) == answer.at  # committed before play returned
+            await live.committed(commits, started.id)
+            at, board = answer.at, answer.board
+        return grouped
+
+    commits.movers -= 1  # as if one of the two sockets closed
+    try:
+        assert asyncio.run(moves(2 * LONE)) == [False] * (2 * LONE)
+        assert commits.lone == 0 and commits.solo == 0  # no batch was tried
+    finally:
+        commits.movers += 1
+    assert asyncio.run(moves(1)) == [True]
+
+
+def test_a_play_socket_counts_as_a_mover_while_it_is_open(tmp_path: Path) -> None:
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'g.sqlite3'}", secret=SECRET,
+                              rate_limit="0", move_rate_limit="0"))
+    commits = app.state.store.commits
+    joined: list[bool] = []
+    real_join = commits.join
+
+    def join(conn: Any) -> Any:
+        joined.append(True)
+        return real_join(conn)
+
+    commits.join = join  # type: ignore[method-assign]
+    with TestClient(app) as client:
+        issued = [client.post("/api/games", json={"size": 4}).json() for _ in range(2)]
+        assert commits.movers == 0
+        with client.websocket_connect(f"/api/games/{issued[0]['id']}/play") as ws:
+            at = 0
+            for letter in "LDRULDRU":
+                ws.send_json({"op": "moves", "token": issued[0]["token"], "at": at, "moves": letter,
+                              "skip_illegal": True})
+                answer = ws.receive_json()
+                assert "status" not in answer, answer
+                at = answer["at"]
+            assert commits.movers == 1
+            assert joined == []  # a lone socket: every move committed on its own
+            with client.websocket_connect(f"/api/games/{issued[1]['id']}/play") as other:
+                other.send_json({"op": "state", "token": issued[1]["token"]})
+                other.receive_json()
+                assert commits.movers == 2
+                ws.send_json({"op": "moves", "token": issued[0]["token"], "at": at, "moves": "L",
+                              "skip_illegal": True})
+                assert "status" not in ws.receive_json()
+                assert joined == [True]  # company: the move opened a batch
+        # the sockets closed: no movers left
+        deadline = time.monotonic() + 5
+        while commits.movers and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert commits.movers == 0
+    app.state.engine.dispose()

@@ -11,9 +11,13 @@ its batch's commit first, so what was acknowledged is what the store has, as
 before. A failed commit fails every move of the batch (the socket answers each
 as a store error) and nothing of it is kept.
 
-When there is nobody to share a commit with (``LONE`` batches in a row of one
-move each), the next ``SOLO`` saves commit on their own, as PostgreSQL skips its
-``commit_delay`` below ``commit_siblings``; then a batch is tried again.
+A batch needs company: while fewer than two movers (the play sockets open in
+the process, and the HTTP moves in hand: ``mover()``) could send a move, each
+save commits on its own (one socket's moves come one after another, each after
+the answer before it, so they never meet in a turn of the loop). With company
+that did not come (``LONE`` batches in a row of one move each), the next
+``SOLO`` saves commit on their own, as PostgreSQL skips its ``commit_delay``
+below ``commit_siblings``; then a batch is tried again.
 
 The writer lock (``storage.db.one_writer_for``) is held from the batch's first
 statement to its commit, so other writers (a finish in a thread, another
@@ -23,8 +27,9 @@ worker process) wait for at most one turn of the loop, or the window.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 #: With ``disk`` durability, how long a batch stays open to gather more moves before its flush:
@@ -96,6 +101,8 @@ class GroupCommit:
         # commit (a light load); then the next saves commit on their own, and a batch is tried again
         self.lone = 0
         self.solo = 0
+        # the play sockets open and the HTTP moves in hand (``mover()``): a batch needs two
+        self.movers = 0
 
     def __enter__(self) -> GroupCommit:
         here = self._here
@@ -105,6 +112,16 @@ class GroupCommit:
     def __exit__(self, *exc: object) -> None:
         self._here.on = False
 
+    @contextlib.contextmanager
+    def mover(self) -> Iterator[None]:
+        """Held by a play socket while it is open and by an HTTP move while it is in hand: someone
+        who may save a move that could share a commit. With fewer than two, saves commit alone."""
+        self.movers += 1
+        try:
+            yield
+        finally:
+            self.movers -= 1
+
     @property
     def joined(self) -> Batch | None:
         """The batch the saves inside this thread's last ``with`` joined (None if none did)."""
@@ -113,12 +130,15 @@ class GroupCommit:
     def here(self) -> bool:
         """Whether a save made now joins the batch: inside ``with`` on this thread, with no batch
         open on another thread's loop (a second loop's saves commit on their own), and unless the
-        load is light enough that the save had better commit on its own (``LONE``, ``SOLO``)."""
+        load is light enough that the save had better commit on its own (fewer than two
+        ``movers``; ``LONE``, ``SOLO``)."""
         if not getattr(self._here, "on", False):
             return False
         batch = self.batch
         if batch is not None:
             return batch.thread == threading.get_ident()
+        if self.movers < 2:
+            return False
         if self.solo:
             self.solo -= 1
             return False

@@ -98,9 +98,11 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
         await _deny(websocket, 404, f"there is no game {game_id!r}; start one with POST /api/games", 1008)
         return
     sockets[key] += 1
+    commits = app.state.store.commits
     try:
-        await websocket.accept()
-        await _serve(websocket, app, client, game_id)
+        with commits.mover() if commits is not None else contextlib.nullcontext():
+            await websocket.accept()
+            await _serve(websocket, app, client, game_id)
     finally:
         sockets[key] -= 1
         if sockets[key] <= 0:

@@ -73,9 +73,10 @@ async def play_moves(game_id: GameId, body: MovesIn, request: Request) -> Positi
         return await run_in_threadpool(_play, request.app, client_address(request), game_id, body)
     # an SQLite move takes well under a millisecond in this process: a thread would cost more; the
     # moves of this turn of the loop share one commit, and the answer waits for it
-    with commits:
-        moved = _play(request.app, client_address(request), game_id, body)
-    await live.committed(commits, game_id)
+    with commits.mover():
+        with commits:
+            moved = _play(request.app, client_address(request), game_id, body)
+        await live.committed(commits, game_id)
     return moved
 
 
