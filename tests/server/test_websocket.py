@@ -216,3 +216,31 @@ def test_chain_is_a_socket_word_over_http_it_is_refused(api):
     answer = api.client.post(f"/api/games/{issued['id']}/moves",
                              json={"token": issued["token"], "chain": True, "moves": "L"})
     assert answer.status_code == 422
+
+
+def test_a_socket_waits_for_its_messages_outside_the_middleware_chain(api, monkeypatch):
+    """Each wait for a message goes out and back in through every coroutine the waiting one is
+    awaited by: the socket's messages are handled in a task of their own, a couple of coroutines
+    deep, not under the middlewares' and the router's thirty."""
+    import inspect
+    import sys
+
+    from game2048.server.live import socket as play
+
+    depths = []
+    real = play._answer
+
+    async def answer(*args):  # type: ignore[no-untyped-def]
+        frame, depth = sys._getframe(), 0
+        while frame is not None:
+            depth += bool(frame.f_code.co_flags & inspect.CO_COROUTINE)
+            frame = frame.f_back
+        depths.append(depth)
+        return await real(*args)
+
+    monkeypatch.setattr(play, "_answer", answer)
+    issued = api.start(4)
+    with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
+        ws.send_json({"op": "state", "token": issued["token"]})
+        assert ws.receive_json()["at"] == 0
+    assert depths and max(depths) <= 4, depths  # this wrapper and _serve
