@@ -19,11 +19,9 @@ is acknowledged.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import threading
-import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -674,9 +672,9 @@ class RedisStore(LiveStore):
 
     A move is one round trip: one script, which with ``hit`` also counts the request against
     the client's rate limit (kept in the same Redis, ``rate.HITS_LUA``) before it saves.
-    ``save_async`` sends it from the event loop on an asyncio client of that loop's own, so a
-    socket's move needs no thread (``mover.play_kept``): handing a move to a thread and back cost
-    about a quarter of a Redis move's CPU.
+    ``save_async`` sends it from the event loop on connections of that loop's own
+    (``async_redis``), so a socket's move needs no thread (``mover.play_kept``): handing a move
+    to a thread and back cost about a quarter of a Redis move's CPU.
     """
 
     PREFIX = "game2048:"
@@ -698,9 +696,10 @@ class RedisStore(LiveStore):
         self._load_counted = self.redis.register_script(_LOAD_COUNTED)
         self._close = self.redis.register_script(_CLOSE)
         self._writer = one_writer_for(engine)
-        # asyncio clients are bound to the loop they were made on: one per running loop
-        self._on_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, tuple[Any, Any, Any]] = (
-            weakref.WeakKeyDictionary())
+        # a socket's move saved from the event loop, on connections of that loop's own
+        from .async_redis import MoveLines
+
+        self._lines = MoveLines(redis_url, STORE_TIMEOUT)
 
     def _keys(self, game_id: str) -> list[str]:
         """The game's hash, its log and its arrivals (one hash slot: the game's id in braces)."""
@@ -770,12 +769,11 @@ class RedisStore(LiveStore):
 
     async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                          now: datetime, hit: Hit | None = None) -> bool:
-        _, save, save_counted = self._loop_client()
         keys, args = self._save_args(game_id, expected_at, added, snapshot, now)
         if hit is None or hit.counted:
-            return bool(await save(keys=keys, args=args))
+            return bool(await self._lines.run(self._save, keys, args))
         hit_keys, hit_args = hit.keys_args()  # the move and its count: one round trip
-        saved, counted = await save_counted(keys=keys + hit_keys, args=args + hit_args)
+        saved, counted = await self._lines.run(self._save_counted, keys + hit_keys, args + hit_args)
         hit.settle(counted)
         return bool(saved)
 
@@ -785,25 +783,8 @@ class RedisStore(LiveStore):
         return self._keys(game_id), [expected_at, expected_at + len(added), added, _text(snapshot), self.ttl,
                                      f"{expected_at}:{_epoch_ms(now)};"]
 
-    def _loop_client(self) -> tuple[Any, Any, Any]:
-        """The running loop's asyncio client and its two save scripts, made on first use."""
-        loop = asyncio.get_running_loop()
-        held = self._on_loops.get(loop)
-        if held is None:
-            import redis.asyncio
-
-            from ..storage.db import STORE_TIMEOUT
-
-            client = redis.asyncio.Redis.from_url(self.redis_url, socket_connect_timeout=STORE_TIMEOUT,
-                                                  socket_timeout=STORE_TIMEOUT)
-            held = self._on_loops[loop] = (client, client.register_script(_SAVE),
-                                           client.register_script(_SAVE_COUNTED))
-        return held
-
     async def aclose(self) -> None:
-        held = self._on_loops.pop(asyncio.get_running_loop(), None)
-        if held is not None:
-            await held[0].aclose()
+        await self._lines.close()
 
     def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
         text = (self.redis.get(self._keys(game_id)[2]) or b"").decode()
