@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,6 +17,19 @@ from game2048 import Game, slide
 from game2048.server import Settings, create_app
 
 POSTGRES_URL = os.environ.get("GAME2048_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def in_a_thread_of_its_own(test):  # type: ignore[no-untyped-def]
+    """Run ``test`` on a fresh thread: its event loops, its thread's SQLite connection. (Other
+    tests of the suite, the browser's, leave an event loop running on the main thread, where
+    ``asyncio.run`` refuses to start another.)"""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):  # type: ignore[no-untyped-def]
+        with ThreadPoolExecutor(1) as pool:
+            return pool.submit(test, *args, **kwargs).result()
+
+    return run
 
 
 def postgres_admin_url() -> str | None:

@@ -14,6 +14,7 @@ from redis.exceptions import ResponseError
 from game2048.server.live import async_redis
 from game2048.server.live.async_redis import MoveLines
 
+from .conftest import in_a_thread_of_its_own
 from .test_stores import REDIS_URL, _redis_reachable
 
 ECHO = "redis.call('SET', KEYS[1], ARGV[1]); return {ARGV[1], redis.call('INCR', KEYS[2])}"
@@ -34,6 +35,7 @@ def sync() -> redis.Redis:
     client.close()
 
 
+@in_a_thread_of_its_own
 def test_concurrent_scripts_each_get_their_own_reply_and_few_connections_stay(sync: redis.Redis) -> None:
     script = sync.register_script(ECHO)
     keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
@@ -52,6 +54,7 @@ def test_concurrent_scripts_each_get_their_own_reply_and_few_connections_stay(sy
     assert int(sync.get(keys[1])) == 40  # type: ignore[arg-type]
 
 
+@in_a_thread_of_its_own
 def test_a_script_redis_lost_is_loaded_again(sync: redis.Redis) -> None:
     script = sync.register_script(ECHO)
     keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
@@ -69,6 +72,7 @@ def test_a_script_redis_lost_is_loaded_again(sync: redis.Redis) -> None:
     assert sync.script_exists(script.sha) == [True]
 
 
+@in_a_thread_of_its_own
 def test_an_error_reply_is_raised_and_the_connection_goes_on(sync: redis.Redis) -> None:
     failing = sync.register_script("return redis.error_reply('no such move')")
     script = sync.register_script(ECHO)
@@ -86,6 +90,7 @@ def test_an_error_reply_is_raised_and_the_connection_goes_on(sync: redis.Redis) 
     assert asyncio.run(run()) == [b"after", 1]
 
 
+@in_a_thread_of_its_own
 def test_a_caller_gone_before_its_reply_leaves_no_reply_for_the_next(sync: redis.Redis) -> None:
     slow = sync.register_script(SLOW)
     script = sync.register_script(ECHO)
@@ -106,6 +111,7 @@ def test_a_caller_gone_before_its_reply_leaves_no_reply_for_the_next(sync: redis
     assert asyncio.run(run()) == [b"mine", 1]
 
 
+@in_a_thread_of_its_own
 def test_a_connection_cut_by_redis_fails_one_call_then_a_new_one_is_made(sync: redis.Redis) -> None:
     script = sync.register_script(ECHO)
     keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
@@ -134,6 +140,7 @@ async def _client_id(conn: object) -> int:
     return int(await conn.read_response())  # type: ignore[attr-defined]
 
 
+@in_a_thread_of_its_own
 def test_a_redis_that_never_answers_is_a_timeout_within_the_stores_time(sync: redis.Redis) -> None:
     """A server that takes the connection and stays silent: the store's timeout, not a hang."""
     script = sync.register_script(ECHO)

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,22 +23,9 @@ from game2048.server.live.commits import DISK_WINDOW, LONE
 from game2048.server.live.stores import DatabaseStore
 from game2048.server.storage.db import WORKERS_ENV, _Writer, one_writer_for
 
-from .conftest import next_move
+from .conftest import in_a_thread_of_its_own, next_move
 
 SECRET = "s" * 32
-
-
-def in_a_thread_of_its_own(test):  # type: ignore[no-untyped-def]
-    """Run ``test`` on a fresh thread: its event loops, its thread's SQLite connection. (Other
-    tests of the suite, the browser's, leave an event loop running on the main thread, where
-    ``asyncio.run`` refuses to start another.)"""
-
-    @functools.wraps(test)
-    def run(*args, **kwargs):  # type: ignore[no-untyped-def]
-        with ThreadPoolExecutor(1) as pool:
-            return pool.submit(test, *args, **kwargs).result()
-
-    return run
 
 
 @pytest.fixture
