@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import redis
@@ -18,27 +20,35 @@ from .conftest import in_a_thread_of_its_own
 from .test_stores import REDIS_URL, _redis_reachable
 
 ECHO = "redis.call('SET', KEYS[1], ARGV[1]); return {ARGV[1], redis.call('INCR', KEYS[2])}"
+#: A script and the keys it runs on.
+Echo = tuple[Any, list[str]]
+
 SLOW = "local t = redis.call('TIME'); while true do local n = redis.call('TIME'); " \
        "if (n[1] - t[1]) * 1000000 + n[2] - t[2] > 300000 then break end end; return ARGV[1]"
 
 
 @pytest.fixture
-def sync() -> redis.Redis:
+def sync() -> Iterator[redis.Redis]:
     if not _redis_reachable():
         pytest.skip("Redis not reachable at 127.0.0.1:6379 (the Redis store needs a real Redis)")
     client = redis.Redis.from_url(REDIS_URL)
-    prefix = f"game2048-lines-{uuid.uuid4().hex[:8]}:"
-    client.prefix = prefix  # type: ignore[attr-defined]
     yield client
-    for key in client.scan_iter(f"{prefix}*"):
-        client.delete(key)
     client.close()
 
 
+@pytest.fixture
+def echo(sync: redis.Redis) -> Iterator[Echo]:
+    """The ``ECHO`` script and this test's own two keys (deleted after it)."""
+    prefix = f"game2048-lines-{uuid.uuid4().hex[:8]}:"
+    keys = [f"{prefix}value", f"{prefix}count"]
+    yield sync.register_script(ECHO), keys
+    sync.delete(*keys)
+
+
 @in_a_thread_of_its_own
-def test_concurrent_scripts_each_get_their_own_reply_and_few_connections_stay(sync: redis.Redis) -> None:
-    script = sync.register_script(ECHO)
-    keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
+def test_concurrent_scripts_each_get_their_own_reply_and_few_connections_stay(
+        sync: redis.Redis, echo: Echo) -> None:
+    script, keys = echo
 
     async def run() -> tuple[list[object], int]:
         lines = MoveLines(REDIS_URL, 3)
@@ -55,9 +65,8 @@ def test_concurrent_scripts_each_get_their_own_reply_and_few_connections_stay(sy
 
 
 @in_a_thread_of_its_own
-def test_a_script_redis_lost_is_loaded_again(sync: redis.Redis) -> None:
-    script = sync.register_script(ECHO)
-    keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
+def test_a_script_redis_lost_is_loaded_again(sync: redis.Redis, echo: Echo) -> None:
+    script, keys = echo
 
     async def run() -> list[object]:
         lines = MoveLines(REDIS_URL, 3)
@@ -73,10 +82,9 @@ def test_a_script_redis_lost_is_loaded_again(sync: redis.Redis) -> None:
 
 
 @in_a_thread_of_its_own
-def test_an_error_reply_is_raised_and_the_connection_goes_on(sync: redis.Redis) -> None:
+def test_an_error_reply_is_raised_and_the_connection_goes_on(sync: redis.Redis, echo: Echo) -> None:
     failing = sync.register_script("return redis.error_reply('no such move')")
-    script = sync.register_script(ECHO)
-    keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
+    script, keys = echo
 
     async def run() -> object:
         lines = MoveLines(REDIS_URL, 3)
@@ -91,10 +99,9 @@ def test_an_error_reply_is_raised_and_the_connection_goes_on(sync: redis.Redis) 
 
 
 @in_a_thread_of_its_own
-def test_a_caller_gone_before_its_reply_leaves_no_reply_for_the_next(sync: redis.Redis) -> None:
+def test_a_caller_gone_before_its_reply_leaves_no_reply_for_the_next(sync: redis.Redis, echo: Echo) -> None:
     slow = sync.register_script(SLOW)
-    script = sync.register_script(ECHO)
-    keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
+    script, keys = echo
 
     async def run() -> object:
         lines = MoveLines(REDIS_URL, 3)
@@ -112,9 +119,9 @@ def test_a_caller_gone_before_its_reply_leaves_no_reply_for_the_next(sync: redis
 
 
 @in_a_thread_of_its_own
-def test_a_connection_cut_by_redis_fails_one_call_then_a_new_one_is_made(sync: redis.Redis) -> None:
-    script = sync.register_script(ECHO)
-    keys = [f"{sync.prefix}value", f"{sync.prefix}count"]  # type: ignore[attr-defined]
+def test_a_connection_cut_by_redis_fails_one_call_then_a_new_one_is_made(
+        sync: redis.Redis, echo: Echo) -> None:
+    script, keys = echo
 
     async def run() -> list[object]:
         lines = MoveLines(REDIS_URL, 3)
