@@ -417,7 +417,7 @@ class Sizer:
         conn = sqlite3.connect(str(self.db_file))
         with conn:
             conn.executemany(sql[0].format(p="?"), rows)
-            # the row's position, which SQLite writes every few moves only (``live.tail``), at ``at``
+            # the row's position, which SQLite writes every few moves only (``live.stores.tail``), at ``at``
             live, live_at, kept = conn.execute("SELECT live, live_at, tail FROM games WHERE id = ?",
                                                (game_id,)).fetchone()
             if live_at is not None:

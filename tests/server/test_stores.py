@@ -199,7 +199,7 @@ def test_a_move_appends_its_letters_and_never_rewrites_the_log(app, api):  # typ
     row's tail until a move takes them there), and the finish writes the whole log once."""
     from sqlalchemy import func, select
 
-    from game2048.server.live import tail
+    from game2048.server.live.stores import tail
     from game2048.server.storage.models import GameMoveRow
 
     played = api.served(4, 40)
@@ -233,7 +233,7 @@ def test_sqlite_tails_hold_every_letter_of_long_messages_and_retries(app, monkey
     """Messages of several letters that cross the tail's limit, a retry of each, and a save
     refused by the compare-and-set: the log read back is always the letters played, once each,
     and the arrival times one for each message, in order."""
-    from game2048.server.live import tail
+    from game2048.server.live.stores import tail
 
     store, secret = app.state.store, app.state.secret
     monkeypatch.setattr(live, "classic_seed", lambda: 2048)  # one deal, which lasts long on 6x6
@@ -263,7 +263,7 @@ def test_sqlite_writes_the_position_only_with_the_moves_that_empty_the_tail(app,
     the tail to game_moves or its game was read from the store; every read of the game brings it
     to ``at`` with the tail's letters, undos included, exactly as the game played through.
     Elsewhere each move writes it."""
-    from game2048.server.live import tail
+    from game2048.server.live.stores import tail
 
     store, secret = app.state.store, app.state.secret
     monkeypatch.setattr(live, "classic_seed", lambda: 2048)

@@ -7,7 +7,7 @@ record, checked by the server's own replay, and reveals the seed.
 
 A move costs the same however long the game is: the store keeps a snapshot
 of the position (``Game.snapshot``) beside the log (SQLite writes it every few
-moves, and a read brings it up to date, ``live.tail``), new letters are
+moves, and a read brings it up to date, ``live.stores.tail``), new letters are
 applied to it and appended to the log, and the game this process played last is
 kept in memory (``_Recent``), so the next move on it is one write. ``at`` is
 the length of the log; a request names the ``at`` it was made from, so a
@@ -440,7 +440,7 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
             _apply(game, new)
         tile = game.last_tile()
         # the position's text made only when the store writes it: SQLite writes it every few moves
-        # (``live.tail``), and with a move on a game read from the store, so that a worker that
+        # (``live.stores.tail``), and with a move on a game read from the store, so that a worker that
         # plays a game now and then does not play the tail's letters again at every read
         stored = _stored(game, tile) if resumed else partial(_stored, game, tile)
         # the count, if not made yet, in the same round trip as the move

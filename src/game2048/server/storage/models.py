@@ -38,7 +38,7 @@ class GameRow(Base):
     position (``Game.snapshot`` as JSON); each move rewrites them, only if ``at``
     is still what the mover read, and appends its letters to ``game_moves`` (on
     SQLite to the row's ``tail`` first, taken there every few moves, and the
-    position written only by those moves, at ``live_at``, see ``live.tail``;
+    position written only by those moves, at ``live_at``, see ``live.stores.tail``;
     ``log`` holds only what a game had before moves were appended). The finish
     writes the whole ``log`` and drops ``live``, the tail and the appended moves.
     (With ``REDIS_URL`` the game in play lives in Redis instead, see ``live.stores``.)
@@ -62,11 +62,11 @@ class GameRow(Base):
     ranked: Mapped[bool] = mapped_column(Boolean, default=False)
     at: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     live: Mapped[str | None] = mapped_column(Text, nullable=True)
-    #: SQLite: the newest moves of a game in play, waiting in its row (``live.tail``) until a move
+    #: SQLite: the newest moves of a game in play, waiting in its row (``live.stores.tail``) until a move
     #: takes them to ``game_moves``; '' elsewhere and once finished.
     tail: Mapped[str] = mapped_column(Text, default="", server_default="")
     #: SQLite: the ``at`` that ``live`` stands at when it is behind ``at`` (the tail's letters since
-    #: then bring it there, ``live.tail``); None when ``live`` is at ``at``, and elsewhere.
+    #: then bring it there, ``live.stores.tail``); None when ``live`` is at ``at``, and elsewhere.
     live_at: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: When each letter of the log arrived, as ``records.arrivals`` writes it (ms after the letter
     #: before, the first after the game's start); None for practice games and older games.

@@ -1,6 +1,6 @@
 """A game's newest moves in its own row (``games.tail``), so that an SQLite move writes one row.
 
-See ``live.tail``: on SQLite a move appends its entry to the row's tail in the
+See ``live.stores.tail``: on SQLite a move appends its entry to the row's tail in the
 same statement that moves its position on, and every few moves the tail goes to
 ``game_moves``. PostgreSQL gets the column too (one schema), and leaves it empty.
 The downgrade moves what tails hold to ``game_moves`` first.
@@ -19,7 +19,7 @@ down_revision = "0008"
 branch_labels = None
 depends_on = None
 
-# as ``live.tail`` writes them (a migration keeps its own copy: the module may change)
+# as ``live.stores.tail`` writes them (a migration keeps its own copy: the module may change)
 _ENTRY = re.compile(r"(\d+)\.(\d+)([UDLRZ]+)")
 
 

@@ -1,6 +1,6 @@
 """SQLite: a game's position written every few moves (``games.live_at``), not with every move.
 
-See ``live.tail``: the move that takes the row's tail to ``game_moves`` writes
+See ``live.stores.tail``: the move that takes the row's tail to ``game_moves`` writes
 the position (``live``); the moves between leave it and note the ``at`` it
 stands at in ``live_at`` (NULL: the position is at ``at``, as before). A read
 plays the tail's letters since ``live_at`` on it. PostgreSQL gets the column
@@ -22,7 +22,7 @@ down_revision = "0009"
 branch_labels = None
 depends_on = None
 
-# as ``live.tail`` writes them (a migration keeps its own copy: the module may change)
+# as ``live.stores.tail`` writes them (a migration keeps its own copy: the module may change)
 _ENTRY = re.compile(r"(\d+)\.(\d+)([UDLRZ]+)")
 
 

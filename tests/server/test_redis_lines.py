@@ -1,4 +1,4 @@
-"""The Redis connections a socket's moves are saved on (``live.async_redis``): each reply reaches its
+"""The Redis connections a socket's moves are saved on (``live.stores.redis_lines``): each reply reaches its
 own caller, a script Redis lost is loaded again, and a connection cut or interrupted midway is
 never used again. Against the real Redis on 127.0.0.1:6379 (database 15, keys of this run only)."""
 
@@ -13,8 +13,8 @@ import pytest
 import redis
 from redis.exceptions import ResponseError
 
-from game2048.server.live import async_redis
-from game2048.server.live.async_redis import MoveLines
+from game2048.server.live.stores import redis_lines
+from game2048.server.live.stores.redis_lines import MoveLines
 
 from .conftest import in_a_thread_of_its_own
 from .test_stores import REDIS_URL, _redis_reachable
@@ -60,7 +60,7 @@ def test_concurrent_scripts_each_get_their_own_reply_and_few_connections_stay(
     replies, kept = asyncio.run(run())
     assert [r[0] for r in replies] == [f"caller-{i}".encode() for i in range(40)]  # type: ignore[index]
     assert sorted(r[1] for r in replies) == list(range(1, 41))  # type: ignore[index]
-    assert 1 <= kept <= async_redis.KEEP_IDLE
+    assert 1 <= kept <= redis_lines.KEEP_IDLE
     assert int(sync.get(keys[1])) == 40  # type: ignore[arg-type]
 
 

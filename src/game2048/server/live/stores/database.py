@@ -1,20 +1,9 @@
-"""Where games in play are kept, so that every worker on every host sees them.
+"""The database store: a game in play in its ``games`` row (SQLite or PostgreSQL), its letters
+appended to ``game_moves`` (on SQLite, first to the row's short ``tail``: ``stores.tail``).
 
-Two stores with one interface: the database (the default: SQLite or
-PostgreSQL, the game's row in ``games``) and Redis (when ``REDIS_URL`` is set:
-a hash and a log string per game, the database keeping only what the game
-was issued as and, once finished, its record).
-
-Every change is a compare-and-set on ``at``, the length of the game's log:
-``save(game_id, expected_at, ...)`` writes only if the stored ``at`` is still
-the one the caller read, so two workers can never both extend a game; the
-loser re-reads. A move costs the same however long the game is: it rewrites
-the small position (the snapshot) and appends its letters (a row of
-``game_moves``, on SQLite the row's short ``tail`` first, or Redis
-``APPEND``); only ``load(..., log=True)`` and the
-finish read or write the whole log. Durability (see docs/deploy.md): a saved
-move survives a killed server process; a finish is flushed to disk before it
-is acknowledged.
+SQLite's moves are saved in this process, on the event loop's thread, sharing a commit when
+several land in one turn of the loop (``live.commits``); PostgreSQL's from the event loop on
+connections of the loop's own (``pg_lines``), else from a thread on a small pool of their own.
 """
 
 from __future__ import annotations
@@ -22,9 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -43,125 +30,25 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from ...game import Game, Snapshot
-from ...spawn import Seed, seed_from_text
-from ..limits.rate import HITS_LUA, Hit
-from ..records.records import rank_query
-from ..storage.db import one_writer_for
-from ..storage.models import DailyTryRow, GameMoveRow, GameRow
+from ....game import Game, Snapshot
+from ....spawn import seed_from_text
+from ...limits.rate import Hit
+from ...storage.db import one_writer_for
+from ...storage.models import DailyTryRow, GameMoveRow, GameRow
+from ..commits import DISK_WINDOW, GroupCommit
 from . import tail
-from .commits import DISK_WINDOW, GroupCommit
-
-#: Daily-try counters are dropped this long after their day began.
-TRIES_KEPT = timedelta(days=2)
-
-
-#: A move's position as ``save`` takes it: the snapshot, its JSON text, or what makes that text
-#: when the store writes it (SQLite writes the position every few moves only, ``live.tail``).
-Stored = Snapshot | str | Callable[[], str]
-
-
-@dataclass
-class Live:
-    """A game as the store hands it out; ``snapshot`` is None once it is finished."""
-
-    id: str
-    size: int
-    seed: Seed
-    mode: str
-    day: date | None
-    at: int
-    log: str
-    snapshot: Snapshot | None
-    finished: bool = False
-    #: The leaderboard a ranked finish goes to: ``players``, or ``engines`` for a bot game.
-    board: str = "players"
-    #: A hint was asked for through the game (``mark_helped``): it is not ranked.
-    helped: bool = False
-    #: The bot's name, for a game started as a bot's (on the engines board); None for a player's.
-    bot: str | None = None
-
-
-class LiveStore(ABC):
-    """The operations live play needs; each one is atomic on its own."""
-
-    #: True when a move is only work in this process (an SQLite file), with no network wait.
-    in_process = False
-    #: The group commit of moves saved on the event loop's thread (SQLite), else None.
-    commits: GroupCommit | None = None
-    #: True when ``save_async`` saves from the event loop, without a thread (PostgreSQL, Redis).
-    saves_async = False
-
-    @abstractmethod
-    def create(self, game: Live, now: datetime) -> None:
-        """Keep a new game (``at`` 0, its opening snapshot)."""
-
-    @abstractmethod
-    def load(self, game_id: str, *, log: bool = True, hit: Hit | None = None) -> Live | None:
-        """The game, finished or in play; None if there is no such game (or it was removed).
-        With ``log=False`` its ``log`` is left empty: a move needs only the position.
-        ``hit``: a request's rate-limit count, made first (429 if refused; see ``save``)."""
-
-    @abstractmethod
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Stored, now: datetime,
-             hit: Hit | None = None) -> bool:
-        """Append ``added`` to the game's log and store ``snapshot`` (or its compact JSON text) as
-        its position, if the stored ``at`` is still ``expected_at`` and the game is not finished (the
-        new ``at`` is ``expected_at + len(added)``). A callable ``snapshot`` makes the text when the
-        store writes it: SQLite may leave the position behind (``live.tail``), and ``load`` then
-        brings it to ``at``. ``hit``, if not counted yet, is counted first (the Redis store: in the
-        same round trip); a refused count is a 429 and nothing is saved."""
-
-    @abstractmethod
-    def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
-        """When the game was issued, and for each batch of letters saved: ``(at, ms)``, the log
-        length it began at and when it arrived (ms since the Unix epoch; None if not kept)."""
-
-    @abstractmethod
-    def finish(self, game: Live, expected_at: int, record: dict[str, Any],
-               also: Callable[[Connection], None] | None = None) -> bool:
-        """Turn the game into its finished record (``record``: the finish columns) if ``at`` is
-        still ``expected_at`` and it is not finished yet; flushed to disk before it returns.
-        A ranked game's place on its leaderboard is counted and kept in the same transaction,
-        and ``also(connection)`` runs in it (the name the record is under is taken there)."""
-
-    @abstractmethod
-    def mark_helped(self, game_id: str) -> None:
-        """Mark the game helped (a hint was given through it), whatever moves are saved meanwhile."""
-
-    @abstractmethod
-    def count_try(self, client: str, day: date, size: int, limit: int) -> int:
-        """Count one daily game of ``client``: the tries so far, this one included; 0 (and
-        nothing counted) past ``limit``."""
-
-    @abstractmethod
-    def uncount_try(self, client: str, day: date, size: int) -> None:
-        """Take back one try counted by ``count_try`` (another allowance refused the game)."""
-
-    @abstractmethod
-    def purge(self, now: datetime, idle: timedelta) -> int:
-        """Remove games in play with no move for ``idle`` and old try counters; how many games went."""
-
-    def close(self) -> None:  # noqa: B027 - most stores hold nothing of their own
-        """Let go of the connections the store keeps for itself (when the app stops)."""
-
-    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
-                         now: datetime, hit: Hit | None = None) -> bool:
-        """``save`` on the event loop (where ``saves_async``; elsewhere it would block the loop)."""
-        raise NotImplementedError
-
-    async def aclose(self) -> None:  # noqa: B027 - most stores hold nothing of their own
-        """Let go of what ``save_async`` keeps on the running event loop (when the app stops)."""
-
-
-def _live_from_row(row: Any) -> Live:
-    return Live(row.id, row.size, row.seed, row.mode, row.day, row.at, row.log or "",
-                json.loads(row.live) if row.live else None, row.finished_at is not None, row.board,
-                bool(row.helped), row.name if row.bot else None)
-
-
-_COLUMNS = (GameRow.id, GameRow.size, GameRow.seed, GameRow.mode, GameRow.day, GameRow.at, GameRow.log,
-            GameRow.live, GameRow.finished_at, GameRow.board, GameRow.helped, GameRow.bot, GameRow.name)
+from .base import (
+    TRIES_KEPT,
+    Live,
+    LiveStore,
+    Stored,
+    aware_utc,
+    durable,
+    epoch_ms,
+    mark_helped_in_database,
+    position_text,
+    write_finished,
+)
 
 
 class DatabaseStore(LiveStore):
@@ -172,7 +59,7 @@ class DatabaseStore(LiveStore):
     (sent from the event loop for a socket's move on a game kept here,
     ``save_async``). On SQLite it is the UPDATE alone, in autocommit: its letters
     go to the row's ``tail``, which every few moves goes to ``game_moves``
-    (``live.tail``); the moves a socket saves during one turn of the event loop
+    (``stores.tail``); the moves a socket saves during one turn of the event loop
     share one transaction when there are several (``commits``). ``touched_at``
     (indexed, for the idle purge) is written at most once an hour, so PostgreSQL
     can update the row in place (HOT); on SQLite, which rewrites an index
@@ -208,7 +95,7 @@ class DatabaseStore(LiveStore):
         self._touched: dict[str, int] = {}
         if self.sqlite:
             moved = "WHERE id = ? AND at = ? AND finished_at IS NULL"
-            # a move's one statement (``live.tail``): without touched_at, then setting it; the tail
+            # a move's one statement (``stores.tail``): without touched_at, then setting it; the tail
             # appended to, the position left where it stands (``live_at``: if it was at ``at``, it
             # is at the move's ``at`` before); or the tail emptied into game_moves by
             # ``_sqlite_move`` and the position written; or the tail appended to and the position
@@ -239,8 +126,8 @@ class DatabaseStore(LiveStore):
                                         isolation_level="AUTOCOMMIT")
             event.listen(self._moves, "connect", _moves_session_on_disk if self.to_disk else _moves_session)
             # a socket's move on a game kept here is saved from the event loop (``save_async``)
-            from ..storage.db import STORE_TIMEOUT
-            from .async_pg import MovePool
+            from ...storage.db import STORE_TIMEOUT
+            from .pg_lines import MovePool
 
             self.saves_async = True
             self._async_moves = MovePool(
@@ -287,7 +174,7 @@ class DatabaseStore(LiveStore):
             pooled = self.engine.raw_connection()
             pooled.detach()
             conn = self._own.conn = pooled.dbapi_connection
-            # autocommit: a move is one statement, its own transaction (``live.tail``); a group
+            # autocommit: a move is one statement, its own transaction (``stores.tail``); a group
             # commit's batch and a tail's move to game_moves open theirs (BEGIN IMMEDIATE)
             conn.isolation_level = None
             if self.to_disk:  # each move's commit flushed to disk (the WAL fsynced)
@@ -375,12 +262,12 @@ class DatabaseStore(LiveStore):
                 done = cur.rowcount == 1
                 cur.close()
             return done
-        ms = _epoch_ms(now)
+        ms = epoch_ms(now)
         new = tail.entry(expected_at, ms, added)
         flush = tail.moves_out(expected_at, added)
         # the position is written with the move that empties the tail, or when handed as it is;
         # what makes it (a callable) is left uncalled otherwise
-        live = _text(snapshot) if flush or not callable(snapshot) else None
+        live = position_text(snapshot) if flush or not callable(snapshot) else None
         update, moved = self._sqlite_update(game_id, expected_at, expected_at + len(added), live,
                                             flush, now, ms // 1000, new)
         flushed = new if flush else None
@@ -422,7 +309,7 @@ class DatabaseStore(LiveStore):
 
     async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                          now: datetime, hit: Hit | None = None) -> bool:
-        """PostgreSQL: ``save``'s one statement on a connection of the loop's own (``async_pg``)."""
+        """PostgreSQL: ``save``'s one statement on a connection of the loop's own (``pg_lines``)."""
         if hit is not None:
             hit.count()
         async with self._async_moves.connection() as conn:
@@ -433,8 +320,8 @@ class DatabaseStore(LiveStore):
     def _postgres_save(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                        now: datetime) -> tuple[Any, ...]:
         """The parameters of PostgreSQL's one save statement (``_save_sql``)."""
-        return (expected_at + len(added), _text(snapshot), now - self.TOUCH_EVERY, now, game_id,
-                expected_at, expected_at, added, _epoch_ms(now))
+        return (expected_at + len(added), position_text(snapshot), now - self.TOUCH_EVERY, now, game_id,
+                expected_at, expected_at, added, epoch_ms(now))
 
     async def aclose(self) -> None:
         if self.saves_async:
@@ -484,14 +371,14 @@ class DatabaseStore(LiveStore):
         head = self._query(started, (game_id,))
         if not self.sqlite:
             rows = self._query(batches, (game_id,), every=True)
-            return (_moment(head[0]) if head else None), [(at, ms) for at, ms in rows]
+            return (aware_utc(head[0]) if head else None), [(at, ms) for at, ms in rows]
         arrived = []
         for at, ms, kept in self._query(batches, (game_id, game_id), every=True):
             if kept is None:
                 arrived.append((at, ms))
             else:
                 arrived += [(start, when) for start, when, _ in tail.entries(kept)]
-        return (_moment(head[0]) if head else None), sorted(arrived)
+        return (aware_utc(head[0]) if head else None), sorted(arrived)
 
     def finish(self, game: Live, expected_at: int, record: dict[str, Any],
                also: Callable[[Connection], None] | None = None) -> bool:
@@ -501,7 +388,7 @@ class DatabaseStore(LiveStore):
             .values(live=None, live_at=None, tail="", **record)  # the log holds the tail's letters too
         )
         with durable(self.engine) as conn:
-            if not _finished(conn, statement, game, record, also):
+            if not write_finished(conn, statement, game, record, also):
                 return False
             conn.execute(delete(GameMoveRow).where(GameMoveRow.game_id == game.id))  # the log has them all
             return True
@@ -546,56 +433,6 @@ def _moves_session_on_disk(dbapi_conn: Any, _record: Any) -> None:
     cur.close()
 
 
-def _finished(conn: Connection, statement: Any, game: Live, record: dict[str, Any],
-              also: Callable[[Connection], None] | None = None) -> bool:
-    if conn.execute(statement).rowcount != 1:
-        return False
-    if also is not None:
-        also(conn)
-    if record["ranked"]:
-        rank = conn.execute(rank_query(record.get("board", game.board), game.size, game.mode, game.day,  # type: ignore[arg-type]
-                                       record["score"], record["finished_at"], game.id)).scalar()
-        conn.execute(update(GameRow).where(GameRow.id == game.id).values(finish_rank=rank))
-    return True
-
-
-class durable:
-    """A write transaction whose commit is on disk before it ends (SQLite: synchronous=FULL
-    for this commit only; the connection goes back to NORMAL afterwards)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.sqlite = engine.dialect.name == "sqlite"
-        self.writer = one_writer_for(engine)
-
-    def __enter__(self):  # type: ignore[no-untyped-def]
-        self.writer.__enter__()
-        self.conn = self.engine.connect()
-        if self.sqlite:  # must come before the transaction's BEGIN to count for its commit
-            self.conn.exec_driver_sql("PRAGMA synchronous=FULL")
-        return self.conn
-
-    def __exit__(self, kind, value, tb) -> None:  # type: ignore[no-untyped-def]
-        try:
-            if kind is None:
-                self.conn.commit()
-            else:
-                self.conn.rollback()
-        finally:
-            try:
-                if self.sqlite:
-                    self.conn.exec_driver_sql("PRAGMA synchronous=NORMAL")
-                    self.conn.commit()
-                self.conn.close()
-            finally:
-                self.writer.__exit__(None, None, None)
-
-
-def mark_helped_in_database(engine: Engine, game_id: str) -> None:
-    with one_writer_for(engine), engine.begin() as conn:
-        conn.execute(update(GameRow).where(GameRow.id == game_id).values(helped=True))
-
-
 def count_try_in_database(engine: Engine, client: str, day: date, size: int, limit: int) -> int:
     key = (DailyTryRow.client == client, DailyTryRow.day == day, DailyTryRow.size == size)
     writer = one_writer_for(engine)
@@ -626,254 +463,9 @@ def uncount_try_in_database(engine: Engine, client: str, day: date, size: int) -
                      .values(tries=DailyTryRow.tries - 1))
 
 
-# Redis: KEYS = (game hash, log string, arrivals string); both strings are appended to, never
-# rewritten; an arrival is "at:ms;" (the log length the batch began at, when it arrived).
-_SAVE_FUNCTION = """
-local function save()
-  local at = redis.call('HGET', KEYS[1], 'at')
-  if (not at) or at ~= ARGV[1] or redis.call('HEXISTS', KEYS[1], 'closed') == 1 then return 0 end
-  redis.call('HSET', KEYS[1], 'at', ARGV[2], 'snap', ARGV[4])
-  redis.call('APPEND', KEYS[2], ARGV[3])
-  redis.call('APPEND', KEYS[3], ARGV[6])
-  redis.call('EXPIRE', KEYS[1], ARGV[5])
-  redis.call('EXPIRE', KEYS[2], ARGV[5])
-  redis.call('EXPIRE', KEYS[3], ARGV[5])
-  return 1
-end
-"""
-_SAVE = _SAVE_FUNCTION + "return save()"
-# a move and its rate-limit count in one round trip: KEYS[4..] and ARGV[7..] are the count's
-# (``rate.HITS_LUA``); a refused count saves nothing. Answers {saved, the count's answer}.
-_SAVE_COUNTED = HITS_LUA + _SAVE_FUNCTION + """
-local counted, refused = hits(4, 7)
-if refused then return {0, counted} end
-return {save(), counted}
-"""
-# a move's read and its count: KEYS = (game hash, the count's keys...), ARGV = the count's
-_LOAD_COUNTED = HITS_LUA + """
-local counted = hits(2, 1)
-return {redis.call('HGETALL', KEYS[1]), counted}
-"""
-_HELPED = """
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'helped', '1') end
-return 1
-"""
-# closing for the finish: no move gets in after it; closing again at the same at is fine
-_CLOSE = """
-local at = redis.call('HGET', KEYS[1], 'at')
-if (not at) or at ~= ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'closed', '1')
-return 1
-"""
-
-
-class RedisStore(LiveStore):
-    """Games in play in Redis (a hash and an append-only log string a game); records in the database.
-
-    A move is one round trip: one script, which with ``hit`` also counts the request against
-    the client's rate limit (kept in the same Redis, ``rate.HITS_LUA``) before it saves.
-    ``save_async`` sends it from the event loop on connections of that loop's own
-    (``async_redis``), so a socket's move needs no thread (``mover.play_kept``): handing a move
-    to a thread and back cost about a quarter of a Redis move's CPU.
-    """
-
-    PREFIX = "game2048:"
-    saves_async = True
-
-    def __init__(self, engine: Engine, redis_url: str, idle: timedelta) -> None:
-        import redis
-
-        self.engine = engine
-        from ..storage.db import STORE_TIMEOUT
-
-        # Redis down or refusing: an error within seconds (503 to the player), never a hang
-        self.redis = redis.Redis.from_url(redis_url, socket_connect_timeout=STORE_TIMEOUT,
-                                          socket_timeout=STORE_TIMEOUT)
-        self.redis_url = redis_url
-        self.ttl = max(1, int(idle.total_seconds()))
-        self._save = self.redis.register_script(_SAVE)
-        self._save_counted = self.redis.register_script(_SAVE_COUNTED)
-        self._load_counted = self.redis.register_script(_LOAD_COUNTED)
-        self._close = self.redis.register_script(_CLOSE)
-        self._writer = one_writer_for(engine)
-        # a socket's move saved from the event loop, on connections of that loop's own
-        from .async_redis import MoveLines
-
-        self._lines = MoveLines(redis_url, STORE_TIMEOUT)
-
-    def _keys(self, game_id: str) -> list[str]:
-        """The game's hash, its log and its arrivals (one hash slot: the game's id in braces)."""
-        return [f"{self.PREFIX}live:{{{game_id}}}", f"{self.PREFIX}log:{{{game_id}}}",
-                f"{self.PREFIX}times:{{{game_id}}}"]
-
-    def create(self, game: Live, now: datetime) -> None:
-        with self._writer, self.engine.begin() as conn:
-            conn.execute(insert(GameRow).values(
-                id=game.id, size=game.size, mode=game.mode, day=game.day, seed=game.seed, created_at=now,
-                ranked=False, at=0, touched_at=now, board=game.board, bot=game.bot is not None, name=game.bot,
-            ))
-        hash_key, log_key, times_key = self._keys(game.id)
-        fields = {"size": game.size, "seed": game.seed, "mode": game.mode, "at": 0, "board": game.board,
-                  "bot": game.bot or "",
-                  "day": game.day.isoformat() if game.day else "", "snap": json.dumps(game.snapshot)}
-        with self.redis.pipeline() as pipe:
-            pipe.hset(hash_key, mapping=fields)
-            pipe.set(log_key, "")
-            pipe.set(times_key, "")
-            pipe.expire(hash_key, self.ttl)
-            pipe.expire(log_key, self.ttl)
-            pipe.expire(times_key, self.ttl)
-            pipe.execute()
-
-    def load(self, game_id: str, *, log: bool = True, hit: Hit | None = None) -> Live | None:
-        hash_key, log_key, _ = self._keys(game_id)
-        if hit is not None and not hit.counted:
-            if log:
-                hit.count()
-            else:  # a move's read and its count: one round trip
-                keys, args = hit.keys_args()
-                flat, counted = self._load_counted(keys=[hash_key, *keys], args=args)
-                hit.settle(counted)
-                return self._live(game_id, dict(zip(flat[::2], flat[1::2], strict=True)), b"")
-        if log:
-            with self.redis.pipeline(transaction=True) as pipe:
-                pipe.hgetall(hash_key)
-                pipe.get(log_key)
-                fields, log_text = pipe.execute()
-        else:  # a move: the position alone, one round trip whatever the game's length
-            fields, log_text = self.redis.hgetall(hash_key), b""
-        return self._live(game_id, fields, log_text)
-
-    def _live(self, game_id: str, fields: dict[bytes, bytes], log_text: bytes | None) -> Live | None:
-        if fields:
-            f = {k.decode(): v.decode() for k, v in fields.items()}
-            return Live(game_id, int(f["size"]), seed_from_text(f["seed"]), f["mode"],
-                        date.fromisoformat(f["day"]) if f["day"] else None, int(f["at"]),
-                        (log_text or b"").decode(), json.loads(f["snap"]), False, f.get("board", "players"),
-                        f.get("helped") == "1", f.get("bot") or None)
-        with self.engine.connect() as conn:
-            row = conn.execute(select(*_COLUMNS).where(GameRow.id == game_id)).first()
-        if row is None or row.finished_at is None:
-            return None  # never issued, or idle too long: its live state expired
-        return _live_from_row(row)
-
-    def save(self, game_id: str, expected_at: int, added: str, snapshot: Stored, now: datetime,
-             hit: Hit | None = None) -> bool:
-        keys, args = self._save_args(game_id, expected_at, added, snapshot, now)
-        if hit is None or hit.counted:
-            return bool(self._save(keys=keys, args=args))
-        hit_keys, hit_args = hit.keys_args()  # the move and its count: one round trip
-        saved, counted = self._save_counted(keys=keys + hit_keys, args=args + hit_args)
-        hit.settle(counted)
-        return bool(saved)
-
-    async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
-                         now: datetime, hit: Hit | None = None) -> bool:
-        keys, args = self._save_args(game_id, expected_at, added, snapshot, now)
-        if hit is None or hit.counted:
-            return bool(await self._lines.run(self._save, keys, args))
-        hit_keys, hit_args = hit.keys_args()  # the move and its count: one round trip
-        saved, counted = await self._lines.run(self._save_counted, keys + hit_keys, args + hit_args)
-        hit.settle(counted)
-        return bool(saved)
-
-    def _save_args(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
-                   now: datetime) -> tuple[list[str], list[Any]]:
-        """The keys and arguments of the save script (``_SAVE``)."""
-        return self._keys(game_id), [expected_at, expected_at + len(added), added, _text(snapshot), self.ttl,
-                                     f"{expected_at}:{_epoch_ms(now)};"]
-
-    async def aclose(self) -> None:
-        await self._lines.close()
-
-    def arrivals(self, game_id: str) -> tuple[datetime | None, list[tuple[int, int | None]]]:
-        text = (self.redis.get(self._keys(game_id)[2]) or b"").decode()
-        batches: list[tuple[int, int | None]] = []
-        for item in filter(None, text.split(";")):
-            at, ms = item.split(":")
-            batches.append((int(at), int(ms)))
-        with self.engine.connect() as conn:
-            started = conn.execute(select(GameRow.created_at).where(GameRow.id == game_id)).scalar()
-        return (_moment(started) if started is not None else None), batches
-
-    def finish(self, game: Live, expected_at: int, record: dict[str, Any],
-               also: Callable[[Connection], None] | None = None) -> bool:
-        keys = self._keys(game.id)
-        if not self._close(keys=keys, args=[expected_at]):
-            return False
-        statement = (
-            update(GameRow)
-            .where(GameRow.id == game.id, GameRow.finished_at.is_(None))
-            .values(live=None, **record)
-        )
-        with durable(self.engine) as conn:
-            done = _finished(conn, statement, game, record, also)
-        self.redis.delete(*keys)
-        return done
-
-    def mark_helped(self, game_id: str) -> None:
-        # a field of its own, which a move's save never touches; never on a game already gone
-        self.redis.eval(_HELPED, 1, self._keys(game_id)[0])
-        mark_helped_in_database(self.engine, game_id)
-
-    def _try_key(self, client: str, day: date, size: int) -> str:
-        return f"{self.PREFIX}tries:{day.isoformat()}:{size}:{client}"
-
-    def count_try(self, client: str, day: date, size: int, limit: int) -> int:
-        key = self._try_key(client, day, size)
-        with self.redis.pipeline() as pipe:
-            pipe.incr(key)
-            pipe.expire(key, int(TRIES_KEPT.total_seconds()))
-            count, _ = pipe.execute()
-        if count > limit:
-            self.redis.decr(key)
-            return 0
-        return int(count)
-
-    def uncount_try(self, client: str, day: date, size: int) -> None:
-        self.redis.decr(self._try_key(client, day, size))
-
-    def purge(self, now: datetime, idle: timedelta) -> int:
-        # Redis forgets idle games by itself (each key expires `idle` after the last move);
-        # the database rows they were issued as go once their key is gone
-        cutoff = now - idle
-        with self.engine.connect() as conn:
-            candidates = conn.execute(select(GameRow.id).where(
-                GameRow.finished_at.is_(None), GameRow.created_at < cutoff)).scalars().all()
-        gone = [i for i in candidates if not self.redis.exists(self._keys(i)[0])]
-        with self._writer, self.engine.begin() as conn:
-            if gone:
-                conn.execute(delete(GameRow).where(GameRow.id.in_(gone), GameRow.finished_at.is_(None)))
-            conn.execute(delete(DailyTryRow).where(DailyTryRow.day < (now - TRIES_KEPT).date()))
-        return len(gone)
-
-
-def make_store(engine: Engine, redis_url: str | None, idle_days: float,
-               durability: str = "process") -> LiveStore:
-    """Redis when a URL is given, else the database. ``durability="disk"``: a saved move is on disk
-    before ``save`` returns (Redis: as its server's ``appendfsync`` says; see docs/deploy.md)."""
-    if redis_url:
-        return RedisStore(engine, redis_url, timedelta(days=idle_days))
-    return DatabaseStore(engine, durability)
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _text(snapshot: Stored) -> str:
-    """A snapshot as the stores keep it: compact JSON text (``Game.snapshot_json`` makes it at once;
-    a callable makes it when a store writes it, which SQLite does every few moves only)."""
-    if type(snapshot) is str:
-        return snapshot
-    if callable(snapshot):
-        return snapshot()
-    return json.dumps(snapshot, separators=(",", ":"))
-
-
 def caught_up(snapshot: Snapshot, at: int, to: int, kept: str | None) -> Snapshot:
     """SQLite: a stored position at log length ``at`` brought to ``to`` with the letters of the
-    row's tail ``kept`` saved since ``at`` (``live.tail``), as a move at ``to`` would have stored it,
+    row's tail ``kept`` saved since ``at`` (``stores.tail``), as a move at ``to`` would have stored it,
     the tile of its last letter included. ValueError if they do not bring it there (a row this code
     did not write).
 
@@ -902,15 +494,4 @@ def _sqlite_time(moment: datetime) -> str:
 _TOUCH_SECONDS = int(DatabaseStore.TOUCH_EVERY.total_seconds())
 #: Games whose touch a process remembers (``DatabaseStore._touched``): about 100 bytes each.
 _TOUCHED_KEPT = 100_000
-
-
-def _epoch_ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)
-
-
-def _moment(value: Any) -> datetime:
-    """A stored time as an aware UTC datetime (SQLite hands back naive datetimes or their text)."""
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
