@@ -19,7 +19,7 @@ from fastapi.testclient import TestClient
 from game2048.server import create_app
 from game2048.server.api.deps import count_move
 from game2048.server.limits.rate import Hit, RateLimiter
-from game2048.server.live.stores import RedisStore
+from game2048.server.live.stores import RedisStore, redis_lines
 
 from .conftest import Api, Played, next_move
 from .conftest import socket_move as _socket_move
@@ -30,8 +30,9 @@ CLIENT = "testclient"
 
 
 class RoundTrips:
-    """Every command (or pipeline) a redis-py connection sends, blocking or asyncio (a socket's
-    move saves from the event loop): one round trip each."""
+    """Every command (or pipeline) sent to Redis, by a redis-py connection (blocking or asyncio) or
+    by the event loop's own (a socket's move saves from the loop, ``redis_lines``): one round trip
+    each."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.sent: list[bytes] = []
@@ -52,6 +53,13 @@ class RoundTrips:
             note(command)
             return await real_async(conn, command, check_health)
 
+        real_line = redis_lines._Line.call
+
+        async def line_call(line, command):  # type: ignore[no-untyped-def]
+            note(command)
+            return await real_line(line, command)
+
+        monkeypatch.setattr(redis_lines._Line, "call", line_call)
         monkeypatch.setattr(redis.connection.AbstractConnection, "send_packed_command", send)
         monkeypatch.setattr(redis.asyncio.connection.AbstractConnection, "send_packed_command", send_async)
 

@@ -3,7 +3,7 @@ its arrivals), each expiring when the game has been idle too long; the database 
 game was issued as and, once finished, its record.
 
 A move is one script, one round trip, with its rate-limit count when there is one; a socket's
-move is sent from the event loop on connections of the loop's own (``redis_lines``).
+move is sent from the event loop on the loop's own pipelined connection (``redis_lines``).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class RedisStore(LiveStore):
 
     A move is one round trip: one script, which with ``hit`` also counts the request against
     the client's rate limit (kept in the same Redis, ``rate.HITS_LUA``) before it saves.
-    ``save_async`` sends it from the event loop on connections of that loop's own
+    ``save_async`` sends it from the event loop on that loop's own pipelined connection
     (``redis_lines``), so a socket's move needs no thread (``mover.play_kept``): handing a move
     to a thread and back cost about a quarter of a Redis move's CPU.
     """
@@ -104,7 +104,7 @@ class RedisStore(LiveStore):
         self._load_counted = self.redis.register_script(_LOAD_COUNTED)
         self._close = self.redis.register_script(_CLOSE)
         self._writer = one_writer_for(engine)
-        # a socket's move saved from the event loop, on connections of that loop's own
+        # a socket's move saved from the event loop, on the loop's own pipelined connection
         from .redis_lines import MoveLines
 
         self._lines = MoveLines(redis_url, STORE_TIMEOUT)
