@@ -127,13 +127,15 @@ class DatabaseStore(LiveStore):
             event.listen(self._moves, "connect", _moves_session_on_disk if self.to_disk else _moves_session)
             # a socket's move on a game kept here is saved from the event loop (``save_async``)
             from ...storage.db import STORE_TIMEOUT
-            from .pg_lines import MovePool
+            from .pg_lines import INT8, TEXT, TIMESTAMPTZ, MoveLines, Statement
 
             self.saves_async = True
-            self._async_moves = MovePool(
+            self._async_moves = MoveLines(
                 engine.url.set(drivername="postgresql").render_as_string(hide_password=False),
                 f"SET synchronous_commit TO {'ON' if self.to_disk else 'OFF'}", MOVE_CONNECTIONS,
                 STORE_TIMEOUT)
+            types = (INT8, TEXT, TIMESTAMPTZ, TIMESTAMPTZ, TEXT, INT8, INT8, TEXT, INT8)  # _postgres_save's
+            self._async_save = Statement.of("game2048_move", self._save_sql[0], types)
 
     @contextlib.contextmanager
     def _connection(self) -> Iterator[Any]:
@@ -312,10 +314,8 @@ class DatabaseStore(LiveStore):
         """PostgreSQL: ``save``'s one statement on a connection of the loop's own (``pg_lines``)."""
         if hit is not None:
             hit.count()
-        async with self._async_moves.connection() as conn:
-            cur = await conn.execute(self._save_sql[0],
-                                     self._postgres_save(game_id, expected_at, added, snapshot, now))
-            return bool(cur.rowcount == 1)
+        params = self._postgres_save(game_id, expected_at, added, snapshot, now)
+        return await self._async_moves.run(self._async_save, params) == 1
 
     def _postgres_save(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                        now: datetime) -> tuple[Any, ...]:
