@@ -1,4 +1,4 @@
-"""The games a worker keeps in memory between their moves (``mover._Recent``): bounded by an
+"""The games a worker keeps in memory between their moves (``live.recent``): bounded by an
 estimate of their bytes as well as by their count, the least recently saved going first."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from game2048.game import Game
 from game2048.server import Settings, create_app
 from game2048.server.live import mover
-from game2048.server.live.mover import COMPACT_SLACK, _Recent, entry_bytes
+from game2048.server.live.recent import COMPACT_SLACK, RecentGames, entry_bytes
 from game2048.server.live.seeds import classic_seed, new_game_id
 from game2048.server.live.stores import Live
 
@@ -34,7 +34,7 @@ def _entry(size: int, moves: int, bot: str | None = None) -> tuple[Live, Game]:
 
 
 def test_many_large_games_stay_under_the_byte_bound():
-    recent = _Recent(size=100_000, max_bytes=200_000)
+    recent = RecentGames(size=100_000, max_bytes=200_000)
     kept = []
     for i in range(120):
         live, game = _entry(6, 40, bot="B" * 32)  # the largest board, a long name
@@ -53,7 +53,7 @@ def test_many_large_games_stay_under_the_byte_bound():
 
 
 def test_a_game_taken_and_put_back_is_the_most_recent():
-    recent = _Recent(size=100, max_bytes=3 * entry_bytes(_entry(4, 1)[0]))
+    recent = RecentGames(size=100, max_bytes=3 * entry_bytes(_entry(4, 1)[0]))
     games = [_entry(4, 3) for _ in range(3)]
     for live, game in games:
         recent.put(live, game)
@@ -66,11 +66,11 @@ def test_a_game_taken_and_put_back_is_the_most_recent():
 
 
 def test_the_count_still_bounds_it_and_zero_bytes_keeps_nothing():
-    recent = _Recent(size=3)
+    recent = RecentGames(size=3)
     for _ in range(5):
         recent.put(*_entry(3, 2))
     assert len(recent) == 3
-    none = _Recent(max_bytes=0)
+    none = RecentGames(max_bytes=0)
     live, game = _entry(3, 2)
     none.put(live, game)
     assert len(none) == 0 and none.bytes == 0 and none.take(live.id, live.at) is None

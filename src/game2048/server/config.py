@@ -22,7 +22,7 @@ DEFAULT_MOVE_RATE_LIMIT = "50/second"
 DEFAULT_DAILY_TRIES = 3
 DEFAULT_DAILY_TRIES_PER_NETWORK = 30
 DEFAULT_IDLE_DAYS = 7.0
-#: Bytes of games in play a worker keeps in memory (an estimate; live/mover.py ``_Recent``).
+#: Bytes of games in play a worker keeps in memory (an estimate; live/recent.py).
 DEFAULT_RECENT_BYTES = 64 * 1024 * 1024
 #: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
 DEFAULT_HINT_RATE_LIMIT = "20/second"

@@ -9,7 +9,7 @@ A move costs the same however long the game is: the store keeps a snapshot
 of the position (``Game.snapshot``) beside the log (SQLite writes it every few
 moves, and a read brings it up to date, ``live.stores.tail``), new letters are
 applied to it and appended to the log, and the game this process played last is
-kept in memory (``_Recent``), so the next move on it is one write. ``at`` is
+kept in memory (``recent.RecentGames``), so the next move on it is one write. ``at`` is
 the length of the log; a request names the ``at`` it was made from, so a
 retry is recognised and answered as the first time, and a fork (other letters
 from an earlier ``at``) is refused.
@@ -41,7 +41,6 @@ from ...game import Game, Snapshot
 from ...limits import ALPHABET, MAX_LOG, MAX_MOVES
 from ...record import refusal, replay, unknown_letter
 from ...rules import SIZES
-from ..config import DEFAULT_RECENT_BYTES
 from ..errors import ClientError
 from ..limits.rate import Hit
 from ..ops import metrics
@@ -58,6 +57,7 @@ from ..records.records import (
     finish_answer,
 )
 from .commits import GroupCommit
+from .recent import IN_MEMORY, RecentGames
 from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
 from .stores import Live, LiveStore, utc_now
 
@@ -73,90 +73,13 @@ _LETTERS = frozenset(ALPHABET)
 #: What a replay for a retry from far back is run inside: ``with charge(): ...`` counts its cost.
 Charge = Callable[[], AbstractContextManager[None]]
 
-
-#: The ``snapshot`` of a game ``_Recent`` keeps: its position is the kept ``Game``'s (a move does
-#: not build the snapshot's lists only to keep them; the store has its text).
-_IN_MEMORY: Snapshot = {"in_memory": True}
-
-
-#: A kept game is compacted (``Game.compact``) once it holds more than this many positions or
-#: letters: every eighth move or so, where doing it at every move cost a move about 1 %.
-COMPACT_SLACK = 8
-
-
-class _Recent:
-    """Games this process saved lately, by (id, at), as the store has them (without the log and
-    with ``_IN_MEMORY`` for the snapshot) and as a ``Game``: the next move usually comes here
-    again (a WebSocket stays with one worker), and then needs neither a read of the store nor a
-    resume from the snapshot.
-
-    Sound because the log only grows: a game has one position for each ``at``,
-    ever; another worker's move makes the compare-and-set fail, and the mover
-    reads the store again. A game is taken out while a request works on it and
-    put back under its new ``at`` once that is saved, compacted (``Game.compact``, at most
-    ``COMPACT_SLACK`` positions more than undo reaches): each entry takes a few kilobytes at
-    most, whatever the game's length. At most
-    ``size`` games and ``max_bytes`` bytes (an estimate, ``entry_bytes``) are kept,
-    the least recently saved going first.
-    """
-
-    def __init__(self, size: int = 2048, max_bytes: int = DEFAULT_RECENT_BYTES) -> None:
-        self.size = size
-        self.max_bytes = max_bytes
-        self.bytes = 0
-        self._games: OrderedDict[tuple[str, int], tuple[Live, Game, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def take(self, game_id: str, at: int) -> tuple[Live, Game] | None:
-        with self._lock:
-            held = self._games.pop((game_id, at), None)
-            if held is None:
-                return None
-            self.bytes -= held[2]
-        return held[0], held[1]
-
-    def forget(self, game_id: str | None) -> None:
-        with self._lock:
-            for key in [k for k in self._games if game_id is None or k[0] == game_id]:
-                self.bytes -= self._games.pop(key)[2]
-
-    def put(self, live: Live, game: Game) -> None:
-        game.compact(slack=COMPACT_SLACK)
-        cost = entry_bytes(live)
-        with self._lock:
-            old = self._games.pop((live.id, live.at), None)
-            if old is not None:
-                self.bytes -= old[2]
-            if cost > self.max_bytes:
-                return  # never kept: the bound holds even for an entry larger than it
-            self._games[(live.id, live.at)] = (live, game, cost)
-            self.bytes += cost
-            while len(self._games) > self.size or self.bytes > self.max_bytes:
-                self.bytes -= self._games.popitem(last=False)[1][2]
-
-
-def entry_bytes(live: Live) -> int:
-    """What one game kept by ``_Recent`` takes in memory, over-estimated: its ``Live`` (the
-    snapshot: the board and at most 3 undo positions), the compacted ``Game`` (the position and
-    at most ``COMPACT_SLACK`` of its history and letters), and their strings. Measured with
-    tracemalloc, whatever its length: 2.4 to 3.3 KB for a 3x3 game, 3.1 to 4.9 KB for 6x6,
-    compacted; about 1 KB more at most between compactions (tests/server/test_recent_games.py)."""
-    return (3000 + 150 * COMPACT_SLACK + 60 * live.size * live.size
-            + 2 * (len(live.id) + len(live.mode) + len(live.bot or "")))
-
-
-_recent = _Recent()
+#: The games this process played lately, kept in memory (``recent.RecentGames``).
+_recent = RecentGames()
 
 
 def keep_recent(max_bytes: int) -> None:
     """Bound the games this process keeps in memory to about ``max_bytes`` (GAME2048_RECENT_BYTES)."""
-    with _recent._lock:
-        _recent.max_bytes = max_bytes
-        while _recent._games and _recent.bytes > max_bytes:
-            _recent.bytes -= _recent._games.popitem(last=False)[1][2]
+    _recent.bound(max_bytes)
 
 
 def forget(game_id: str | None = None) -> None:
@@ -464,12 +387,12 @@ def _extendable(live: Live, new: str, now: datetime) -> None:
 def _saved(live: Live, game: Game, new: str, tiles: list[tuple[int, int, int] | None] | None,
            tile: tuple[int, int, int] | None, skip_illegal: bool, started: float) -> Position:
     """The answer to ``new`` letters the store has just saved; the game is kept in memory as the
-    store now has it (the position is the kept game's, see ``_Recent``)."""
+    store now has it (the position is the kept game's, see ``recent.RecentGames``)."""
     at = live.at + len(new)
     answer = Position(at, game.board, game.score, game.over, game.won, game.undos_left,
                       game.ranked and not live.helped, tile, live.helped,
                       new if skip_illegal else None, tiles, game.board_json())
-    live.at, live.log, live.snapshot = at, "", _IN_MEMORY
+    live.at, live.log, live.snapshot = at, "", IN_MEMORY
     _recent.put(live, game)
     metrics.count_moves(len(new), perf_counter() - started)
     return answer
