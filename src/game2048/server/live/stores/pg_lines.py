@@ -183,13 +183,17 @@ class _Line:
             raise self.failed
         pg, name = self.pg, statement.name.encode()
         now = self.loop.time()
-        if statement.name not in self.prepared:
-            self.prepared.add(statement.name)
-            pg.send_prepare(name, statement.sql.encode(), statement.types)
+        try:
+            if statement.name not in self.prepared:
+                self.prepared.add(statement.name)
+                pg.send_prepare(name, statement.sql.encode(), statement.types)
+                pg.pipeline_sync()
+                self.waiting.append((None, now))
+            pg.send_query_prepared(name, params)
             pg.pipeline_sync()
-            self.waiting.append((None, now))
-        pg.send_query_prepared(name, params)
-        pg.pipeline_sync()
+        except Exception as exc:  # libpq could not queue them: the connection is broken
+            self.fail(exc)
+            raise self.failed from None  # type: ignore[misc]
         done: asyncio.Future[int] = self.loop.create_future()
         self.waiting.append((done, now))
         self._flush()
