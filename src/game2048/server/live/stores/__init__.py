@@ -20,7 +20,8 @@ The rooms: ``base`` (the game as a store hands it out, the interface, the
 finished record's write), ``database`` (SQLite and PostgreSQL; ``tail``: an
 SQLite move's letters in its row; ``pg_lines``: PostgreSQL's connections for
 moves saved from the event loop) and ``redis`` (``redis_lines``: its
-connections for moves saved from the event loop).
+connection for moves saved from the event loop); ``pipeline``: what those two
+kinds of pipelined connection share.
 """
 
 from __future__ import annotations

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections import deque
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
+
+from .pipeline import Pipelined
 
 #: libpq's type numbers for a statement's parameters.
 INT8, TEXT, TIMESTAMPTZ = 20, 25, 1184
@@ -142,24 +143,21 @@ class _Held:
         return best
 
 
-class _Line:
-    """One connection in pipeline mode; ``waiting``: a future for each statement sent (None for
-    one whose result nobody takes: a prepare), oldest first, with when it was sent."""
+class _Line(Pipelined):
+    """One connection in libpq's pipeline mode (``pipeline.Pipelined``); a statement is prepared on
+    it the first time it runs there (that reply is dropped)."""
 
     def __init__(self, conn: Any, timeout: float) -> None:
         from psycopg import pq
 
-        self.loop = asyncio.get_running_loop()
-        self.conn, self.pg, self.timeout = conn, conn.pgconn, timeout
+        super().__init__(timeout)
+        self.conn, self.pg = conn, conn.pgconn
         self.fd = self.pg.socket
-        self.ok, self.sync = pq.ExecStatus.COMMAND_OK, pq.ExecStatus.PIPELINE_SYNC
-        self.tuples = pq.ExecStatus.TUPLES_OK
-        self.waiting: deque[tuple[asyncio.Future[int] | None, float]] = deque()
+        status = pq.ExecStatus
+        self.ok, self.tuples, self.sync = status.COMMAND_OK, status.TUPLES_OK, status.PIPELINE_SYNC
         self.result: Any = None
         self.prepared: set[str] = set()
-        self.failed: Exception | None = None
         self.writing = False
-        self.watch: asyncio.TimerHandle | None = None
 
     @classmethod
     async def open(cls, conninfo: str, session_sql: str, timeout: float) -> _Line:
@@ -182,24 +180,20 @@ class _Line:
         if self.failed is not None:
             raise self.failed
         pg, name = self.pg, statement.name.encode()
-        now = self.loop.time()
         try:
             if statement.name not in self.prepared:
                 self.prepared.add(statement.name)
                 pg.send_prepare(name, statement.sql.encode(), statement.types)
                 pg.pipeline_sync()
-                self.waiting.append((None, now))
+                self.expect(caller=False)
             pg.send_query_prepared(name, params)
             pg.pipeline_sync()
         except Exception as exc:  # libpq could not queue them: the connection is broken
             self.fail(exc)
             raise self.failed from None  # type: ignore[misc]
-        done: asyncio.Future[int] = self.loop.create_future()
-        self.waiting.append((done, now))
+        done = self.expect()
         self._flush()
-        if self.watch is None:
-            self.watch = self.loop.call_at(now + self.timeout, self._check)
-        return await done
+        return await done  # type: ignore[no-any-return, misc]
 
     def _flush(self) -> None:
         """Send what libpq holds; what the socket cannot take yet goes when it can."""
@@ -234,53 +228,36 @@ class _Line:
             self.fail(exc)
 
     def _hand_out(self, result: Any) -> None:
-        if not self.waiting:
-            raise RuntimeError("PostgreSQL sent a result nobody asked for")
-        done = self.waiting.popleft()[0]
-        if done is None or done.done():  # a prepare's, or its caller is gone
-            if result.status not in (self.ok, self.tuples) and done is None:
-                self.prepared.clear()  # prepared again by the next call (its own call fails)
+        status = result.status
+        done = self.next_caller()
+        if done is None:  # a prepare's, or its caller is gone
+            if status != self.ok and status != self.tuples:
+                self.prepared.clear()  # a failed prepare: prepared again by the next call
             return
-        if result.status == self.ok or result.status == self.tuples:
+        if status == self.ok or status == self.tuples:
             done.set_result(result.command_tuples or 0)
         else:
             from psycopg import errors
 
             done.set_exception(errors.error_from_result(result, encoding="utf-8"))
 
-    def _check(self) -> None:
-        """The oldest caller has waited ``timeout``: the connection is given up."""
-        self.watch = None
-        if not self.waiting or self.failed is not None:
-            return
-        due = self.waiting[0][1] + self.timeout
-        if self.loop.time() >= due:
-            import psycopg
+    def too_slow(self) -> Exception:
+        import psycopg
 
-            self.fail(psycopg.OperationalError("PostgreSQL did not answer in time"))
-        else:
-            self.watch = self.loop.call_at(due, self._check)
+        return psycopg.OperationalError("PostgreSQL did not answer in time")
 
     def fail(self, exc: Exception) -> None:
-        """Close the connection: every caller still waiting gets ``exc``."""
-        if self.failed is not None:
-            return
         import psycopg
 
         if not isinstance(exc, psycopg.Error):
             exc = psycopg.OperationalError(str(exc) or type(exc).__name__)
-        self.failed = exc
+        super().fail(exc)
+
+    def close(self) -> None:
         self.loop.remove_reader(self.fd)
         if self.writing:
             self.loop.remove_writer(self.fd)
-        if self.watch is not None:
-            self.watch.cancel()
-            self.watch = None
         self.pg.finish()
-        while self.waiting:
-            done = self.waiting.popleft()[0]
-            if done is not None and not done.done():
-                done.set_exception(exc)
 
 
 def _text(value: Any) -> bytes | None:

@@ -27,13 +27,14 @@ from __future__ import annotations
 
 import asyncio
 import weakref
-from collections import deque
 from typing import Any
 
 from redis import exceptions as errors
 from redis.asyncio import ConnectionPool
 from redis.connection import UnixDomainSocketConnection, parse_url
 from redis.exceptions import NoScriptError, ResponseError
+
+from .pipeline import Pipelined
 
 #: Idle redis-py connections a loop keeps (URLs read by redis-py); more are closed when given back.
 KEEP_IDLE = 16
@@ -158,19 +159,14 @@ class _Held:
             await self.idle.pop().disconnect()
 
 
-class _Line(asyncio.Protocol):
-    """One connection to Redis whose commands are pipelined: each reply goes to the oldest caller
-    still waiting (``waiting``, with when each was sent). ``failed``: why it is no longer used."""
+class _Line(Pipelined, asyncio.Protocol):
+    """One connection to Redis whose commands are pipelined (``pipeline.Pipelined``)."""
 
     def __init__(self, timeout: float) -> None:
-        self.loop = asyncio.get_running_loop()
-        self.timeout = timeout
+        super().__init__(timeout)
         self.transport: asyncio.Transport | None = None
-        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
         self.unread = b""
-        self.failed: Exception | None = None
         self.paused: asyncio.Future[None] | None = None
-        self.watch: asyncio.TimerHandle | None = None
 
     @classmethod
     async def open(cls, address: dict[str, Any], timeout: float) -> _Line:
@@ -206,23 +202,11 @@ class _Line(asyncio.Protocol):
             await asyncio.shield(self.paused)
         if self.failed is not None:
             raise self.failed
-        reply: asyncio.Future[Any] = self.loop.create_future()
-        self.waiting.append((reply, self.loop.time()))
         self.transport.write(command)  # type: ignore[union-attr]
-        if self.watch is None:
-            self.watch = self.loop.call_at(self.loop.time() + self.timeout, self._check)
-        return await reply
+        return await self.expect()  # type: ignore[misc]
 
-    def _check(self) -> None:
-        """The oldest caller has waited the store's timeout: the connection is given up."""
-        self.watch = None
-        if not self.waiting or self.failed is not None:
-            return
-        due = self.waiting[0][1] + self.timeout
-        if self.loop.time() >= due:
-            self.fail(errors.TimeoutError("Timeout reading from Redis"))
-        else:
-            self.watch = self.loop.call_at(due, self._check)
+    def too_slow(self) -> Exception:
+        return errors.TimeoutError("Timeout reading from Redis")
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -230,14 +214,11 @@ class _Line(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         buf = self.unread + data if self.unread else data
         at, end = 0, len(buf)
-        waiting = self.waiting
         try:
             while at < end:
                 value, at = _reply(buf, at)
-                if not waiting:
-                    raise _Garbled("a reply nobody asked for")
-                reply = waiting.popleft()[0]
-                if reply.done():  # its caller is gone: the reply is dropped, the rest stay in step
+                reply = self.next_caller()
+                if reply is None:  # its caller is gone: the reply is dropped, the rest stay in step
                     continue
                 if type(value) is _Error:
                     reply.set_exception(value.exception())
@@ -245,7 +226,7 @@ class _Line(asyncio.Protocol):
                     reply.set_result(value)
         except _Short:
             pass
-        except (_Garbled, ValueError, IndexError) as exc:
+        except (_Garbled, ValueError, IndexError, RuntimeError) as exc:
             self.fail(errors.ConnectionError(f"Redis sent what is not a reply: {exc}"))
             return
         self.unread = buf[at:] if at < end else b""
@@ -262,19 +243,9 @@ class _Line(asyncio.Protocol):
             self.paused.set_result(None)
         self.paused = None
 
-    def fail(self, exc: Exception) -> None:
-        """Close the connection: every caller still waiting gets ``exc``."""
-        if self.failed is None:
-            self.failed = exc
+    def close(self) -> None:
         if self.transport is not None:
             self.transport.close()
-        if self.watch is not None:
-            self.watch.cancel()
-            self.watch = None
-        while self.waiting:
-            reply = self.waiting.popleft()[0]
-            if not reply.done():
-                reply.set_exception(self.failed)
         if self.paused is not None and not self.paused.done():
             self.paused.set_result(None)
 
