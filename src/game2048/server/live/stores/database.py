@@ -3,7 +3,8 @@ appended to ``game_moves`` (on SQLite, first to the row's short ``tail``: ``stor
 
 SQLite's moves are saved in this process, on the event loop's thread, sharing a commit when
 several land in one turn of the loop (``live.commits``); PostgreSQL's from the event loop on
-connections of the loop's own (``pg_lines``), else from a thread on a small pool of their own.
+the loop's own pipelined connections (``pg_lines``), else from a thread on a small pool of their
+own.
 """
 
 from __future__ import annotations
@@ -311,7 +312,7 @@ class DatabaseStore(LiveStore):
 
     async def save_async(self, game_id: str, expected_at: int, added: str, snapshot: Stored,
                          now: datetime, hit: Hit | None = None) -> bool:
-        """PostgreSQL: ``save``'s one statement on a connection of the loop's own (``pg_lines``)."""
+        """PostgreSQL: ``save``'s one statement on the loop's own pipelined connections (``pg_lines``)."""
         if hit is not None:
             hit.count()
         params = self._postgres_save(game_id, expected_at, added, snapshot, now)
