@@ -148,3 +148,28 @@ def test_postgres_down_is_an_operational_error() -> None:
         assert lines.connections() == 0
 
     asyncio.run(run())
+
+
+@in_a_thread_of_its_own
+def test_callers_waiting_for_a_connection_share_the_failure_of_its_opening() -> None:
+    """A server that takes connections and never answers: ten callers at once (two connections
+    at most) fail together within about one timeout, not one timeout each in turn."""
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await asyncio.sleep(30)
+
+    async def run() -> tuple[list[object], float]:
+        server = await asyncio.start_server(silent, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        lines = lines_for(f"postgresql://postgres@127.0.0.1:{port}/none?sslmode=disable", size=2, timeout=1)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        outcomes = await asyncio.gather(*(lines.run(SET, ("x", i)) for i in range(10)),
+                                        return_exceptions=True)
+        took = loop.time() - began
+        server.close()
+        return outcomes, took
+
+    outcomes, took = asyncio.run(run())
+    assert all(isinstance(o, psycopg.OperationalError) for o in outcomes), outcomes
+    assert took < 4

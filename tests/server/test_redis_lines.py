@@ -295,3 +295,20 @@ def test_urls_read_here_and_urls_left_to_redis_py(url: str, address: dict[str, A
         assert got is None
     else:
         assert got is not None and {k: got[k] for k in address} == address
+
+
+@in_a_thread_of_its_own
+def test_callers_that_find_no_connection_share_one_attempt_and_its_failure() -> None:
+    """A server that takes connections and never answers the handshake: ten callers at once fail
+    together within about one timeout, not one timeout each in turn."""
+
+    async def test(port: int) -> tuple[list[str], float]:
+        lines = lines_of("pipelined", f"redis://:secret@127.0.0.1:{port}", 0.5)
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        outcomes = await asyncio.gather(*(lines.call("PING") for _ in range(10)), return_exceptions=True)
+        return [type(o).__name__ for o in outcomes], loop.time() - began
+
+    names, took = asyncio.run(_serving(_silent, test))
+    assert set(names) <= {"TimeoutError", "ConnectionError"} and len(names) == 10
+    assert took < 2

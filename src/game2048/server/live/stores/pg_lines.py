@@ -80,17 +80,25 @@ class MoveLines:
             if room:
                 line = await self._open(held)
                 break
-            await held.opened()  # every place is being opened: take one of those
+            # every place is being opened: take one of those, or share the failure of the opening
+            # (PostgreSQL down or unreachable: each would otherwise wait out a timeout in turn)
+            failure = await held.opened()
+            if failure is not None:
+                raise failure
         return await line.run(statement, [_text(p) for p in params])
 
     async def _open(self, held: _Held) -> _Line:
         held.opening += 1
+        failure: Exception | None = None
         try:
             line = await _Line.open(self.conninfo, self.session_sql, self.timeout)
             held.lines.append(line)
+        except Exception as exc:
+            failure = exc
+            raise
         finally:
             held.opening -= 1
-            held.open_done()
+            held.open_done(failure)
         return line
 
     def connections(self) -> int:
@@ -114,17 +122,17 @@ class _Held:
     def __init__(self) -> None:
         self.lines: list[_Line] = []
         self.opening = 0
-        self._opened: asyncio.Future[None] | None = None
+        self._opened: asyncio.Future[Exception | None] | None = None
 
-    async def opened(self) -> None:
-        """Wait until a connection being opened is open (or failed to open)."""
+    async def opened(self) -> Exception | None:
+        """Wait until a connection being opened is open (None) or failed to open (why)."""
         if self._opened is None:
             self._opened = asyncio.get_running_loop().create_future()
-        await asyncio.shield(self._opened)
+        return await asyncio.shield(self._opened)
 
-    def open_done(self) -> None:
+    def open_done(self, failure: Exception | None) -> None:
         if self._opened is not None:
-            self._opened.set_result(None)
+            self._opened.set_result(failure)
             self._opened = None
 
     def pick(self) -> _Line | None:

@@ -80,11 +80,18 @@ class MoveLines:
         return await line.call(_encode(command))
 
     async def _connect(self, held: _Held) -> _Line:
-        async with held.connecting:  # callers that find no connection wait for one to be made
-            line = held.line
-            if line is None or line.failed is not None:
-                held.line = None
-                line = held.line = await _Line.open(self.address, self.timeout)  # type: ignore[arg-type]
+        """The loop's new connection: callers that find none share one attempt, and its failure
+        (Redis down or unreachable: each would otherwise wait out a timeout of its own in turn)."""
+        if held.connecting is None:
+            held.connecting = asyncio.ensure_future(self._open(held))
+            held.connecting.add_done_callback(_retrieved)
+        return await asyncio.shield(held.connecting)
+
+    async def _open(self, held: _Held) -> _Line:
+        try:
+            line = held.line = await _Line.open(self.address, self.timeout)  # type: ignore[arg-type]
+        finally:
+            held.connecting = None
         return line
 
     def connections(self) -> int:
@@ -98,6 +105,12 @@ class MoveLines:
         held = self._loops.pop(asyncio.get_running_loop(), None)
         if held is not None:
             await held.close()
+
+
+def _retrieved(attempt: asyncio.Future[Any]) -> None:
+    """Mark a shared attempt's failure as seen, for when every caller of it was gone."""
+    if not attempt.cancelled():
+        attempt.exception()
 
 
 def _plain_address(url: str) -> dict[str, Any] | None:
@@ -120,7 +133,7 @@ class _Held:
     def __init__(self, url: str, timeout: float) -> None:
         self.url, self.timeout = url, timeout
         self.line: _Line | None = None
-        self.connecting = asyncio.Lock()
+        self.connecting: asyncio.Future[_Line] | None = None
         self.maker: Any = None
         self.idle: list[Any] = []
 
