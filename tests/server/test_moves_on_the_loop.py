@@ -1,11 +1,13 @@
-"""A socket's move on a game its worker keeps takes no thread: on SQLite it is saved on the event
-loop's thread (a group commit), on PostgreSQL and Redis from the event loop by an asyncio driver
-(``mover.play_kept``). Whatever it cannot answer so goes to a thread and reads the store."""
+"""A move on a game its worker keeps takes no thread, over the socket or over HTTP: on SQLite it is
+saved on the event loop's thread (a group commit), on PostgreSQL and Redis from the event loop on
+connections of the loop's own (``mover.play_kept``). Whatever it cannot answer so goes to a thread
+and reads the store."""
 
 from __future__ import annotations
 
 import pytest
 
+from game2048.server.api.routes import games
 from game2048.server.live import socket
 
 from .conftest import Api, Played, next_move
@@ -52,3 +54,19 @@ def _blocked(board: list[list[int]], letter: str) -> bool:
 
     direction = {"U": "up", "D": "down", "L": "left", "R": "right"}[letter]
     return slide(board, direction)[0] == board
+
+
+def test_a_kept_games_http_moves_take_no_thread_and_are_stored(api: Api, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    played = api.play_on(Played(api.start(4)), 1)  # not kept yet: read from the store (SQLite: no thread)
+
+    def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise AssertionError("a kept game's HTTP move went to a thread")
+
+    monkeypatch.setattr(games, "run_in_threadpool", refuse)
+    api.play_on(played, 12)
+    monkeypatch.undo()
+    state = api.state(played.issued).json()
+    assert state["log"] == played.log and state["board"] == played.board
+    # a retry from behind is answered as the first time (from the store, on a thread)
+    again = api.moves(played.issued, played.at - 1, played.log[-1])
+    assert again.status_code == 200 and again.json()["board"] == played.board

@@ -46,6 +46,16 @@ def count_move(app: FastAPI, client: str) -> Hit | None:
     return None
 
 
+def moves_on_loop(app: FastAPI) -> bool:
+    """Whether a move on a game this worker keeps can be played from the event loop, without a
+    thread (``mover.play_kept``): the store saves without one (PostgreSQL, Redis) and the move's
+    count needs no round trip of its own (no move limit, limits kept in this process, or kept in
+    the store's own Redis and counted in the move's round trip)."""
+    store, limiter = app.state.store, app.state.limiters["moves"]
+    return bool(store.saves_async) and (not limiter.items or limiter.redis_url is None
+                                        or limiter.redis_url == getattr(store, "redis_url", None))
+
+
 def limited(scope: str):  # type: ignore[no-untyped-def]
     """A dependency that counts one request of ``scope`` against the client's rate limit."""
 

@@ -47,7 +47,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...limits import MAX_LOG, MAX_MOVES
-from ..api.deps import count_move, count_request, engine_check, replay_charge
+from ..api.deps import count_move, count_request, engine_check, moves_on_loop, replay_charge
 from ..api.schemas import (
     MAX_TOKEN,
     FinishIn,
@@ -375,9 +375,7 @@ class _Player:
         # in the store's own round trip)
         limiter = state.limiters["moves"]
         self.counted = bool(limiter.items)  # no move limit: nothing to count, no call a move
-        self.on_loop = self.store.saves_async and (
-            not limiter.items or limiter.redis_url is None
-            or limiter.redis_url == getattr(self.store, "redis_url", None))
+        self.on_loop = moves_on_loop(app)
 
     def count(self) -> Hit | None:
         """Count the move (``api.deps.count_move``): on Redis, a ``Hit`` the store's save makes."""

@@ -9,10 +9,21 @@ from ...errors import responses
 from ...http import conditional
 from ...limits import browser as browsers
 from ...limits.address import client_address, network_of
+from ...limits.rate import Hit
 from ...live import mover as live
 from ...live.hints import hint_through_game
 from ...records import records as games
-from ..deps import BODY_ERRORS, Db, GameId, Verifier, count_move, engine_check, limited, replay_charge
+from ..deps import (
+    BODY_ERRORS,
+    Db,
+    GameId,
+    Verifier,
+    count_move,
+    engine_check,
+    limited,
+    moves_on_loop,
+    replay_charge,
+)
 from ..schemas import (
     FinishIn,
     FinishOut,
@@ -68,20 +79,33 @@ async def play_moves(game_id: GameId, body: MovesIn, request: Request) -> Positi
     after a daily game's day ended (plus 10 minutes). The WebSocket
     `/api/games/{id}/play` carries the same requests.
     """
-    commits = request.app.state.store.commits
+    app = request.app
+    store = app.state.store
+    commits = store.commits
     if commits is None:
-        return await run_in_threadpool(_play, request.app, client_address(request), game_id, body)
+        if not moves_on_loop(app):  # the count is a round trip of its own: a thread
+            return await run_in_threadpool(_play, app, client_address(request), game_id, body)
+        # PostgreSQL, Redis: a game kept here is saved from the event loop, as a socket's move
+        hit = count_move(app, client_address(request))
+        kept = await live.play_kept(store, app.state.secret, game_id, token=body.token, at=body.at,
+                                    moves=body.moves, skip_illegal=body.skip_illegal, hit=hit)
+        if kept is not None:
+            return PositionOut.of(kept)
+        # what play_kept leaves reads the store, whose drivers block: a thread, the move counted
+        return await run_in_threadpool(_play, app, client_address(request), game_id, body, hit, True)
     # an SQLite move takes well under a millisecond in this process: a thread would cost more; the
     # moves of this turn of the loop share one commit, and the answer waits for it
     with commits.mover():
         with commits:
-            moved = _play(request.app, client_address(request), game_id, body)
+            moved = _play(app, client_address(request), game_id, body)
         await live.committed(commits, game_id)
     return moved
 
 
-def _play(app: FastAPI, client: str, game_id: str, body: MovesIn) -> PositionOut:
-    hit = count_move(app, client)  # on Redis: counted in the move's own round trip
+def _play(app: FastAPI, client: str, game_id: str, body: MovesIn, hit: Hit | None = None,
+          counted: bool = False) -> PositionOut:
+    if not counted:
+        hit = count_move(app, client)  # on Redis: counted in the move's own round trip
     state = app.state
     p = live.play(state.store, state.secret, game_id, token=body.token, at=body.at, moves=body.moves,
                   charge=replay_charge(app, client), skip_illegal=body.skip_illegal, hit=hit)
