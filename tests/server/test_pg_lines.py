@@ -21,6 +21,7 @@ pytestmark = pytest.mark.postgres
 SET = Statement.of("lines_set", "UPDATE lines SET v = %s WHERE id = %s", (TEXT, INT8))
 ADD = Statement.of("lines_add", "INSERT INTO lines (id, v) VALUES (%s, %s)", (INT8, TEXT))
 SLEEP = Statement.of("lines_sleep", "SELECT pg_sleep(%s::int / 1000.0)", (INT8,))
+DIVIDE = Statement.of("lines_divide", "SELECT 1 / %s::int", (INT8,))
 
 
 @pytest.fixture
@@ -91,6 +92,28 @@ def test_a_caller_gone_before_its_result_leaves_no_result_for_the_next(url: str)
 
     assert asyncio.run(run()) == [1, 1, 0]
     assert values(url)[5:7] == ["queued", "mine"]
+
+
+@in_a_thread_of_its_own
+def test_a_failed_statement_whose_caller_is_gone_leaves_the_statements_prepared(url: str) -> None:
+    async def run() -> tuple[set[str], int]:
+        lines = lines_for(url, size=1)
+        assert await lines.run(DIVIDE, (1,)) == 1  # prepared on the connection
+        slow = asyncio.ensure_future(lines.run(SLEEP, (300,)))
+        await asyncio.sleep(0.1)
+        failing = asyncio.ensure_future(lines.run(DIVIDE, (0,)))  # behind the slow one: fails
+        await asyncio.sleep(0)
+        failing.cancel()
+        await slow
+        [line] = lines._loops[asyncio.get_running_loop()].lines
+        prepared = set(line.prepared)
+        again = await lines.run(DIVIDE, (1,))
+        await lines.close()
+        return prepared, again
+
+    prepared, again = asyncio.run(run())
+    assert prepared == {"lines_divide", "lines_sleep"}
+    assert again == 1
 
 
 @in_a_thread_of_its_own

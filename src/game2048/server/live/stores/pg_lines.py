@@ -29,6 +29,7 @@ import asyncio
 import weakref
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from .pipeline import Pipelined
@@ -153,13 +154,13 @@ class _Held:
 
 class _Line(Pipelined):
     """One connection in libpq's pipeline mode (``pipeline.Pipelined``); a statement is prepared on
-    it the first time it runs there (that reply is dropped)."""
+    it the first time it runs there."""
 
     def __init__(self, conn: Any, timeout: float) -> None:
         from psycopg import pq
 
         super().__init__(timeout)
-        self.conn, self.pg = conn, conn.pgconn
+        self.conn, self.pg = conn, conn.pgconn  # psycopg's connection owns libpq's: kept with it
         self.fd = self.pg.socket
         status = pq.ExecStatus
         self.ok, self.tuples, self.sync = status.COMMAND_OK, status.TUPLES_OK, status.PIPELINE_SYNC
@@ -193,7 +194,7 @@ class _Line(Pipelined):
                 self.prepared.add(statement.name)
                 pg.send_prepare(name, statement.sql.encode(), statement.types)
                 pg.pipeline_sync()
-                self.expect(caller=False)
+                self.expect().add_done_callback(partial(self._prepared, statement.name))
             pg.send_query_prepared(name, params)
             pg.pipeline_sync()
         except Exception as exc:  # libpq could not queue them: the connection is broken
@@ -201,7 +202,12 @@ class _Line(Pipelined):
             raise self.failed from None  # type: ignore[misc]
         done = self.expect()
         self._flush()
-        return await done  # type: ignore[no-any-return, misc]
+        return await done  # type: ignore[no-any-return]
+
+    def _prepared(self, name: str, reply: asyncio.Future[int]) -> None:
+        """A failed prepare is sent again by the next call (the call it came with fails by itself)."""
+        if not reply.cancelled() and reply.exception() is not None:
+            self.prepared.discard(name)
 
     def _flush(self) -> None:
         """Send what libpq holds; what the socket cannot take yet goes when it can."""
@@ -238,9 +244,7 @@ class _Line(Pipelined):
     def _hand_out(self, result: Any) -> None:
         status = result.status
         done = self.next_caller()
-        if done is None:  # a prepare's, or its caller is gone
-            if status != self.ok and status != self.tuples:
-                self.prepared.clear()  # a failed prepare: prepared again by the next call
+        if done is None:  # its caller is gone
             return
         if status == self.ok or status == self.tuples:
             done.set_result(result.command_tuples or 0)

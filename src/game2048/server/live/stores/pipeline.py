@@ -16,34 +16,32 @@ from typing import Any
 
 
 class Pipelined:
-    """A pipelined connection's callers, oldest first, each with when its command was sent (None in
-    place of a caller: a reply nobody takes, as for a statement prepared on the way)."""
+    """A pipelined connection's callers, oldest first, each with when its command was sent."""
 
     def __init__(self, timeout: float) -> None:
         self.loop = asyncio.get_running_loop()
         self.timeout = timeout
-        self.waiting: deque[tuple[asyncio.Future[Any] | None, float]] = deque()
+        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
         #: Why the connection was given up; None while it is in use.
         self.failed: Exception | None = None
         self._watch: asyncio.TimerHandle | None = None
 
-    def expect(self, caller: bool = True) -> asyncio.Future[Any] | None:
-        """Note a command just sent: the future its reply will come in (None with ``caller`` False:
-        a reply to be dropped)."""
+    def expect(self) -> asyncio.Future[Any]:
+        """Note a command just sent: the future its reply will come in."""
         now = self.loop.time()
-        reply = self.loop.create_future() if caller else None
+        reply = self.loop.create_future()
         self.waiting.append((reply, now))
         if self._watch is None:
             self._watch = self.loop.call_at(now + self.timeout, self._check)
         return reply
 
     def next_caller(self) -> asyncio.Future[Any] | None:
-        """The oldest caller, for the reply that just came: None if it is gone (or there was none),
-        and the reply is dropped. ``RuntimeError`` for a reply no command asked for."""
+        """The oldest caller, for the reply that just came: None if it is gone, and the reply is
+        dropped. ``RuntimeError`` for a reply no command asked for."""
         if not self.waiting:
             raise RuntimeError("a reply nobody asked for")
         reply = self.waiting.popleft()[0]
-        return None if reply is None or reply.done() else reply
+        return None if reply.done() else reply
 
     def _check(self) -> None:
         self._watch = None
@@ -73,5 +71,5 @@ class Pipelined:
         self.close()
         while self.waiting:
             reply = self.waiting.popleft()[0]
-            if reply is not None and not reply.done():
+            if not reply.done():
                 reply.set_exception(exc)

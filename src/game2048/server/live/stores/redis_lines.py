@@ -216,7 +216,7 @@ class _Line(Pipelined, asyncio.Protocol):
         if self.failed is not None:
             raise self.failed
         self.transport.write(command)  # type: ignore[union-attr]
-        return await self.expect()  # type: ignore[misc]
+        return await self.expect()
 
     def too_slow(self) -> Exception:
         return errors.TimeoutError("Timeout reading from Redis")
