@@ -36,7 +36,10 @@ SCRIPT = ("local at = redis.call('HGET', KEYS[1], 'at') "
 SNAPSHOT = '{"size":4,"board":[[2,0,0,0],[0,4,0,0],[0,0,0,0],[0,0,0,2]],"score":4}' * 4
 
 
-async def postgres_ways(url: str) -> dict[str, Callable[[int], Awaitable[None]]]:
+Ways = dict[str, Callable[[int], Awaitable[None]]]
+
+
+async def postgres_ways(url: str) -> tuple[Ways, Callable[[], Awaitable[None]]]:
     import psycopg
 
     from game2048.server.live.stores.pg_lines import INT8, TEXT, TIMESTAMPTZ, MoveLines, Statement
@@ -74,13 +77,10 @@ async def postgres_ways(url: str) -> dict[str, Callable[[int], Awaitable[None]]]
         await setup.execute(f"DROP TABLE {table}")
         await setup.close()
 
-    ways: dict[str, Callable[[int], Awaitable[None]]] = {"PostgreSQL, psycopg asyncio": driver,
-                                                         "PostgreSQL, pg_lines": own}
-    _cleanups.append(drop)
-    return ways
+    return {"PostgreSQL, psycopg asyncio": driver, "PostgreSQL, pg_lines": own}, drop
 
 
-async def redis_ways(url: str) -> dict[str, Callable[[int], Awaitable[None]]]:
+async def redis_ways(url: str) -> tuple[Ways, Callable[[], Awaitable[None]]]:
     import redis.asyncio
 
     from game2048.server.live.stores.redis_lines import MoveLines
@@ -106,21 +106,19 @@ async def redis_ways(url: str) -> dict[str, Callable[[int], Awaitable[None]]]:
         await client.delete(*keys)
         await client.aclose()
 
-    _cleanups.append(drop)
     return {"Redis, redis-py asyncio client": driver,
             "Redis, redis_lines, redis-py connections": lines_way(redis_py),
-            "Redis, redis_lines": lines_way(own)}
-
-
-_cleanups: list[Callable[[], Awaitable[None]]] = []
+            "Redis, redis_lines": lines_way(own)}, drop
 
 
 async def measure(postgres: str, redis_url: str, trips: int, rounds: int) -> None:
-    ways: dict[str, Callable[[int], Awaitable[None]]] = {}
-    if postgres:
-        ways |= await postgres_ways(postgres)
-    if redis_url:
-        ways |= await redis_ways(redis_url)
+    ways: Ways = {}
+    cleanups = []
+    for url, make in ((postgres, postgres_ways), (redis_url, redis_ways)):
+        if url:
+            more, cleanup = await make(url)
+            ways |= more
+            cleanups.append(cleanup)
     for way in ways.values():
         await way(200)  # connections opened, scripts loaded, statements prepared
     spent: dict[str, list[float]] = {name: [] for name in ways}
@@ -133,7 +131,7 @@ async def measure(postgres: str, redis_url: str, trips: int, rounds: int) -> Non
     for name, figures in spent.items():
         print(f"  {name:42s} {min(figures):6.1f}-{max(figures):6.1f} us, "
               f"median {statistics.median(figures):6.1f}")
-    for cleanup in _cleanups:
+    for cleanup in cleanups:
         await cleanup()
 
 

@@ -82,22 +82,23 @@ async def play_moves(game_id: GameId, body: MovesIn, request: Request) -> Positi
     app = request.app
     store = app.state.store
     commits = store.commits
+    client = client_address(request)
     if commits is None:
         if not moves_on_loop(app):  # the count is a round trip of its own: a thread
-            return await run_in_threadpool(_play, app, client_address(request), game_id, body)
+            return await run_in_threadpool(_play, app, client, game_id, body)
         # PostgreSQL, Redis: a game kept here is saved from the event loop, as a socket's move
-        hit = count_move(app, client_address(request))
+        hit = count_move(app, client)
         kept = await live.play_kept(store, app.state.secret, game_id, token=body.token, at=body.at,
                                     moves=body.moves, skip_illegal=body.skip_illegal, hit=hit)
         if kept is not None:
             return PositionOut.of(kept)
         # what play_kept leaves reads the store, whose drivers block: a thread, the move counted
-        return await run_in_threadpool(_play, app, client_address(request), game_id, body, hit, True)
+        return await run_in_threadpool(_play, app, client, game_id, body, hit, True)
     # an SQLite move takes well under a millisecond in this process: a thread would cost more; the
     # moves of this turn of the loop share one commit, and the answer waits for it
     with commits.mover():
         with commits:
-            moved = _play(app, client_address(request), game_id, body)
+            moved = _play(app, client, game_id, body)
         await live.committed(commits, game_id)
     return moved
 
