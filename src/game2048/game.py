@@ -9,7 +9,8 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 from .engine import tables
 from .rules import (
@@ -176,6 +177,16 @@ class Game:
     def board_json(self) -> str:
         """``board`` as compact JSON text."""
         return self._t.values_json(self._board)
+
+    def board_later(self) -> Callable[[], list[list[int]]]:
+        """What makes ``board`` as it stands now, when called (later moves change nothing): for a
+        caller that may never need the lists.
+
+        >>> g = Game(4, seed=3); board, later = g.board, g.board_later(); _ = g.play("LRUD")
+        >>> later() == board
+        True
+        """
+        return partial(self._t.values, self._board)
 
     def compact(self, slack: int = 0) -> None:
         """Forget what no undo can reach and all but the last letter of the log, keeping the

@@ -1,4 +1,5 @@
-"""The socket's answer to a move, written out as text, is exactly the JSON of the API's answer."""
+"""The socket's answer to a move, written out as text, is exactly the JSON of the API's answer; a
+move's board is made into lists only for an answer that reads them."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ POSITIONS = [
              [(0, 1, 2), None, (3, 3, 4)]),
     Position(200_000, BIG, 10**15, False, True, 2, False, (5, 5, 2), False, "", []),
     Position(3, [[2, 2], [0, 0]], 4, False, False, 3, True, None, False, None, None, "[[2,2],[0,0]]"),
+    Position(9, None, 8, False, False, 3, True, None, False, None, None, Game(3, 4).board_json(),
+             Game(3, 4).board_later()),
 ]
 
 
@@ -25,3 +28,23 @@ POSITIONS = [
 def test_the_answer_text_is_the_json_of_the_answer(position):
     assert answer_text("moves", position) == json.dumps({"op": "moves", **answer(position)},
                                                         separators=(",", ":"))
+
+
+def test_a_board_made_later_is_the_board_when_the_move_was_answered_and_is_made_once():
+    game = Game(4, seed=11)
+    game.play("LD")
+    board, made = game.board, []
+
+    def later():
+        made.append(1)
+        return maker()
+
+    maker = game.board_later()
+    lazy = Position(2, None, game.score, False, False, 3, True, None, False, None, None, game.board_json(),
+                    later)
+    game.play("RU")  # the game goes on: the answer keeps the board it was given
+    assert answer_text("moves", lazy) and made == []  # the text needs no lists
+    assert lazy.board == board and lazy.board is lazy.board and made == [1]
+    eager = Position(2, board, lazy.score, False, False, 3, True)
+    assert lazy == eager
+    assert lazy != Position(2, [[0] * 4 for _ in range(4)], lazy.score, False, False, 3, True)

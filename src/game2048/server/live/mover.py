@@ -88,13 +88,14 @@ def forget(game_id: str | None = None) -> None:
     _recent.forget(game_id)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Position:
     """The answer to a move: where the game stands after it (read-only by use: not frozen, whose
     ``__init__`` costs a move more than the rest of its answer)."""
 
     at: int
-    board: list[list[int]]
+    #: ``board``, or None until ``made_board`` makes it.
+    _board: list[list[int]] | None
     score: int
     over: bool
     won: bool
@@ -109,7 +110,29 @@ class Position:
     applied: str | None = None
     tiles: list[tuple[int, int, int] | None] | None = None
     #: ``board`` as compact JSON text, when the mover had it at hand (``api.schemas.answer_text``).
-    board_text: str | None = field(default=None, compare=False, repr=False)
+    board_text: str | None = field(default=None, repr=False)
+    #: Makes ``board`` the first time it is read (``Game.board_later``): a socket's answer is the
+    #: text, so the lists of a move's board are made only for an answer that reads them.
+    made_board: Callable[[], list[list[int]]] | None = field(default=None, repr=False)
+
+    @property
+    def board(self) -> list[list[int]]:
+        """The board as rows of tile values, 0 for empty."""
+        rows = self._board
+        if rows is None:
+            rows = self._board = self.made_board()  # type: ignore[misc]
+        return rows
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Position:
+            return NotImplemented
+        return _compared(self) == _compared(other)
+
+
+def _compared(p: Position) -> tuple[object, ...]:
+    """What two answers are equal by: all but the board's text and its maker."""
+    return (p.at, p.board, p.score, p.over, p.won, p.undos_left, p.ranked, p.tile, p.helped, p.applied,
+            p.tiles)
 
 
 @dataclass(frozen=True)
@@ -389,9 +412,9 @@ def _saved(live: Live, game: Game, new: str, tiles: list[tuple[int, int, int] | 
     """The answer to ``new`` letters the store has just saved; the game is kept in memory as the
     store now has it (the position is the kept game's, see ``recent.RecentGames``)."""
     at = live.at + len(new)
-    answer = Position(at, game.board, game.score, game.over, game.won, game.undos_left,
+    answer = Position(at, None, game.score, game.over, game.won, game.undos_left,
                       game.ranked and not live.helped, tile, live.helped,
-                      new if skip_illegal else None, tiles, game.board_json())
+                      new if skip_illegal else None, tiles, game.board_json(), game.board_later())
     live.at, live.log, live.snapshot = at, "", IN_MEMORY
     _recent.put(live, game)
     metrics.count_moves(len(new), perf_counter() - started)
