@@ -111,23 +111,25 @@ def server_cpu_seconds(pid: int) -> float:
     return total
 
 
-#: Per process: the run time counted so far (s), and each thread's run time when last read (ns).
-_COUNTED: dict[int, tuple[float, dict[int, int]]] = {}
+#: Per process (its id and start time, as an id may be given again to a later process): the run
+#: time counted so far (s), and each thread's run time when last read (ns).
+_COUNTED: dict[tuple[int, int], tuple[float, dict[int, int]]] = {}
 
 
 def _run_time(pid: int, tasks: list[Path]) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     if not Path(f"/proc/{pid}/schedstat").exists():  # a kernel without schedstat: ticks
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / TICKS
     now = {}
     for task in tasks:
         with contextlib.suppress(OSError, IndexError, ValueError):  # a thread that ended meanwhile
             now[int(task.name)] = int((task / "schedstat").read_text().split()[0])
-    counted, last = _COUNTED.get(pid, (0.0, {}))
+    key = (pid, int(fields[19]))  # the start time, in ticks since boot
+    counted, last = _COUNTED.get(key, (0.0, {}))
     for tid, ns in now.items():
         before = last.get(tid, 0)
         counted += (ns - before if ns >= before else ns) / 1e9  # smaller: a new thread with an old id
-    _COUNTED[pid] = (counted, now)
+    _COUNTED[key] = (counted, now)
     return counted
 
 
