@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -58,3 +61,33 @@ def test_learned_against_strong_times_the_networks_expectimax() -> None:
 def test_the_counted_move_bench_drives_the_app_on_fixed_seeds():
     """What ``move_instructions.py`` runs under valgrind (valgrind itself is not needed here)."""
     assert run("move_instructions.py", "--drive", "30") == ""
+
+
+def test_the_server_cpu_meter_counts_a_thread_to_the_millisecond_and_keeps_what_an_ended_one_ran():
+    """``load.server_cpu_seconds``, which every move bench reads: a thread's 30 ms of CPU come out
+    as 30 ms (clock ticks would say 20, 30 or 40), and a thread that ends takes nothing back."""
+    sys.path.insert(0, str(BENCH))
+    from load import server_cpu_seconds
+
+    pid = os.getpid()
+    burned, release, spent = threading.Event(), threading.Event(), []
+
+    def worker() -> None:
+        start = time.thread_time()
+        while time.thread_time() - start < 0.03:
+            pass
+        spent.append(time.thread_time() - start)
+        burned.set()
+        release.wait()
+
+    before = server_cpu_seconds(pid)
+    thread = threading.Thread(target=worker)
+    thread.start()
+    burned.wait()
+    during = server_cpu_seconds(pid)
+    release.set()
+    thread.join()
+    after = server_cpu_seconds(pid)
+    assert after >= during >= before + spent[0] * 0.95
+    if Path(f"/proc/{pid}/schedstat").exists():  # else the meter counts clock ticks, as it says
+        assert during - before < spent[0] + 0.005  # the main thread only waited meanwhile
