@@ -12,24 +12,16 @@ from game2048.server import create_app
 from game2048.server.errors import ClientError
 from game2048.server.limits.cpu import REFUSAL_WEIGHT, CpuBudget
 
-from .conftest import METRICS, next_move
+from .conftest import METRICS, clear_of_a_minute_edge, next_move
 
 CLIENT = "testclient"  # the address Starlette's test client sends from
 
 
 @pytest.fixture(autouse=True)
 def _clear_of_a_minute_edge():
-    """The budgets here count in windows of a minute on the clock's minutes, and the window just
-    begun weighs the one before by what is left of it: a charge made at 23:45:59.99 no longer
-    fills the budget at 23:46:00.03 (a refusal once came back 200 so). Each test starts where the
-    next minute is further off than it takes."""
-    left = 60 - time.time() % 60
-    if left < EDGE:
-        time.sleep(left + 0.05)
-
-
-#: Seconds the slowest test of this module takes, with its app's start, and then some.
-EDGE = 10.0
+    """Every test here fills a budget of windows of a minute, or reads one: each starts further
+    from the clock's next minute than it takes, its app's start included."""
+    clear_of_a_minute_edge(10.0)
 
 
 def _burn(seconds: float) -> None:

@@ -26,7 +26,7 @@ from game2048.site.i18n import strings
 from game2048.solver import review
 from game2048.solver.review import worst
 
-from .conftest import Api, play
+from .conftest import Api, clear_of_a_minute_edge, play
 
 
 def finished(api: Api, size: int = 4, moves: int | None = 60) -> tuple[str, int, str]:
@@ -400,7 +400,8 @@ def test_a_daily_game_is_reviewed_only_once_its_day_is_over(qapi: Api, queued_ap
     assert qapi.client.get(f"/games/{game_id}/review").status_code == 404
     assert qapi.client.get(f"/games/{game_id}").status_code == 404
     assert rows(queued_app) == []  # nothing queued: its moves stay secret
-    _move_day_back(queued_app, game_id, 1)
+    # two days back: yesterday's game is still in its grace in the first ten minutes after midnight
+    _move_day_back(queued_app, game_id, 2)
     assert qapi.client.get(f"/api/games/{game_id}/review").status_code == 202
     make_all(queued_app)
     seed = qapi.stored(game_id)["seed"]
@@ -480,6 +481,7 @@ def test_a_viewer_whose_cpu_budget_is_spent_is_refused_before_the_page_is_drawn(
                                                                                  monkeypatch):
     game_id = _made(qapi, queued_app)
     monkeypatch.setattr(review_routes, "_pages", review_routes.BoundedLRU(review_routes.PAGES_CACHE_BYTES))
+    clear_of_a_minute_edge(5.0)  # the budget stays full until the refusal
     budget = queued_app.state.cpu_budget
     budget.charge("testclient", 3600.0)
     r = qapi.client.get(f"/games/{game_id}/review")
@@ -537,6 +539,7 @@ def test_a_reviews_cpu_time_counts_against_who_asked(qapi: Api, queued_app):  # 
     assert queue.work_once()
     queue.stop()
     assert charged and {c for c, _ in charged} == {"testclient"} and sum(s for _, s in charged) > 0
+    clear_of_a_minute_edge(5.0)  # the budget stays full until the refusal
     queued_app.state.cpu_budget.charge("testclient", 3600.0)  # spent: no new review for it
     refused = qapi.client.get(f"/api/games/{other}/review")
     assert refused.status_code == 429 and "Retry-After" in refused.headers
