@@ -28,7 +28,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, date, datetime, time, timedelta
 from functools import partial
 from time import monotonic, perf_counter
@@ -110,10 +110,10 @@ class Position:
     applied: str | None = None
     tiles: list[tuple[int, int, int] | None] | None = None
     #: ``board`` as compact JSON text, when the mover had it at hand (``api.schemas.answer_text``).
-    board_text: str | None = field(default=None, repr=False)
+    board_text: str | None = field(default=None, compare=False, repr=False)
     #: Makes ``board`` the first time it is read (``Game.board_later``): a socket's answer is the
     #: text, so the lists of a move's board are made only for an answer that reads them.
-    made_board: Callable[[], list[list[int]]] | None = field(default=None, repr=False)
+    made_board: Callable[[], list[list[int]]] | None = field(default=None, compare=False, repr=False)
 
     @property
     def board(self) -> list[list[int]]:
@@ -130,9 +130,9 @@ class Position:
 
 
 def _compared(p: Position) -> tuple[object, ...]:
-    """What two answers are equal by: all but the board's text and its maker."""
-    return (p.at, p.board, p.score, p.over, p.won, p.undos_left, p.ranked, p.tile, p.helped, p.applied,
-            p.tiles)
+    """What two answers are equal by: their compared fields, the board made first."""
+    _ = p.board
+    return tuple(getattr(p, f.name) for f in fields(p) if f.compare)
 
 
 @dataclass(frozen=True)
