@@ -87,13 +87,16 @@ async def _probe(port: int) -> None:
     conn.close()
 
 
-def start_echo() -> tuple[subprocess.Popen[bytes], int]:
+def start_echo(app: str = "move_cost.echo_app") -> tuple[subprocess.Popen[bytes], int]:
+    """A bench server of this folder (``app``: its module and factory, the echo by default) on a
+    free port, a single uvicorn worker with the game server's WebSocket settings."""
     from game2048.server.config import UVICORN_LIMITS
 
     port = free_port()
     ws = {k: v for k, v in UVICORN_LIMITS.items() if k.startswith("ws_")}
-    code = (f"import sys, uvicorn; sys.path.insert(0, {str(Path(__file__).parent)!r}); import move_cost; "
-            f"uvicorn.run(move_cost.echo_app(), host='127.0.0.1', port={port}, log_level='warning', "
+    module = app.rpartition(".")[0]
+    code = (f"import sys, uvicorn; sys.path.insert(0, {str(Path(__file__).parent)!r}); import {module}; "
+            f"uvicorn.run({app}(), host='127.0.0.1', port={port}, log_level='warning', "
             f"**{ws!r})")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -134,6 +137,8 @@ class EchoSocket:
     finds the loop asleep costs it a wake-up; back-to-back messages share one), so an echo sent
     as fast as it answers is a floor no paced client sees. ``UnpacedEchoSocket`` is that one."""
 
+    path = "/echo"
+
     async def open(self, port: int) -> None:
         from websockets.asyncio.client import connect
 
@@ -141,7 +146,7 @@ class EchoSocket:
 
         self.best_move, self.games = best_move, 0
         self.game = self.new_game()
-        self.ws = await connect(f"ws://127.0.0.1:{port}/echo", compression=None)
+        self.ws = await connect(f"ws://127.0.0.1:{port}{self.path}", compression=None)
         await self.play(1)
 
     async def play(self, moves: int) -> int:
@@ -177,7 +182,7 @@ class UnpacedEchoSocket(EchoSocket):
     async def open(self, port: int) -> None:
         from websockets.asyncio.client import connect
 
-        self.ws = await connect(f"ws://127.0.0.1:{port}/echo", compression=None)
+        self.ws = await connect(f"ws://127.0.0.1:{port}{self.path}", compression=None)
         await self.play(1)
 
     async def play(self, moves: int) -> int:
@@ -185,6 +190,16 @@ class UnpacedEchoSocket(EchoSocket):
             await self.ws.send(MESSAGE)
             await self.ws.recv()
         return moves
+
+
+class FloorSocket(EchoSocket):
+    """``EchoSocket``'s messages to the floor of a storing server (``floor.py``)."""
+
+    path = "/floor"
+
+
+class UnpacedFloorSocket(UnpacedEchoSocket):
+    path = "/floor"
 
 
 class GameSocket:
@@ -468,6 +483,9 @@ def main() -> None:
                              "network at 1-ply (microseconds of the client's CPU)")
     parser.add_argument("--move-limit", help="rate limits on, with this move limit (e.g. 100000/minute); "
                                              "default: limits off")
+    parser.add_argument("--floor", action="store_true",
+                        help="also the floor of a server that stores every move (floor.py), measured in "
+                             "each round after the echo, with the echo's client")
     parser.add_argument("--before", metavar="SRC",
                         help="also a server of the package in SRC (another checkout's src folder, on a "
                              "database of its own), measured in each round between the echo and this one")
@@ -477,6 +495,7 @@ def main() -> None:
         db_file = None if args.db else Path(tmp) / "bench.sqlite"
         db = args.db or f"sqlite:///{db_file}"
         echo_proc, echo_port = start_echo()
+        floor = start_echo("floor.floor_app") if args.floor else None
         proc, port = start_game_server(db, args.redis, args.move_limit, args.durability)
         before = None
         if args.before:
@@ -487,13 +506,20 @@ def main() -> None:
         store_name = "Redis" if args.redis else ("PostgreSQL" if args.db else "SQLite")
         store_name += ", disk" if args.durability == "disk" else ""
         print(f"{args.sockets} sockets x {args.moves} messages, server CPU per message, "
-              f"{args.rounds} rounds (the echo, then game2048, in turn):")
-        ratios, earlier = [], []
+              f"{args.rounds} rounds (the echo, {'the floor, ' if floor else ''}then game2048, in turn):")
+        ratios, earlier, floors, above = [], [], [], []
         try:
             for _ in range(args.rounds):
                 unpaced_echo = args.unpaced_echo or args.unpaced
                 echo = measure(echo_proc.pid, UnpacedEchoSocket if unpaced_echo else EchoSocket,
                                echo_port, args.sockets, args.moves)
+                stored = None
+                if floor is not None:
+                    stored = measure(floor[0].pid, UnpacedFloorSocket if unpaced_echo else FloorSocket,
+                                     floor[1], args.sockets, args.moves)
+                    floors.append(stored / echo)
+                    print(f"  echo {echo * 1e6:6.1f} us   floor (SQLite)    {stored * 1e6:6.1f} us"
+                          f" = {stored / echo:.2f}x", flush=True)
                 if before is not None:
                     old = measure(before[0].pid, UnpacedGameSocket if args.unpaced else GameSocket, before[1],
                                   args.sockets, args.moves)
@@ -506,9 +532,14 @@ def main() -> None:
                 store = (store_cpu(args.store_pid) - store0) / (args.sockets * args.moves)
                 own = f"; the store's own CPU {store * 1e6:.1f} us" if args.store_pid else ""
                 ratios.append(served / echo)
+                if stored is not None:
+                    above.append(served / stored)
                 print(f"  echo {echo * 1e6:6.1f} us   game2048 ({store_name}) {served * 1e6:6.1f} us"
                       f" = {served / echo:.2f}x{own}", flush=True)
             print(f"  median ratio {statistics.median(ratios):.2f}x")
+            if floors:
+                print(f"  median ratio of the floor {statistics.median(floors):.2f}x; game2048 against the "
+                      f"floor, per round: {', '.join(f'{r:.2f}' for r in above)}")
             if earlier:
                 print(f"  median ratio before {statistics.median(earlier):.2f}x; this checkout against it, "
                       f"per round: {', '.join(f'{r / e:.2f}' for r, e in zip(ratios, earlier, strict=True))}")
@@ -516,7 +547,7 @@ def main() -> None:
                 asyncio.run(long_game(port, args.long, min(args.window, args.long // 2), proc.pid,
                                       Sizer(db_file, args.db, args.redis, proc.pid), args.pad_to))
         finally:
-            for p in (echo_proc, proc) + ((before[0],) if before else ()):
+            for p in (echo_proc, proc) + ((before[0],) if before else ()) + ((floor[0],) if floor else ()):
                 p.terminate()
                 p.wait()
 

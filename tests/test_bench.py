@@ -101,3 +101,34 @@ thread.join()
 after = server_cpu_seconds(pid)
 print(before, during, after, spent[0])
 """
+
+
+def test_the_floor_server_commits_each_move_before_it_answers(tmp_path: Path) -> None:
+    """``floor.py``, the least server that stores every move: each answer comes after its move is
+    committed (another connection reads it), and the row's tail is emptied every ``TAIL`` moves."""
+    import importlib.util
+    import json
+    import sqlite3
+
+    from starlette.testclient import TestClient
+
+    spec = importlib.util.spec_from_file_location("floor", BENCH / "floor.py")
+    floor = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(floor)  # type: ignore[union-attr]
+    path = tmp_path / "floor.sqlite"
+    letters = "LDRU" * 10
+    with TestClient(floor.floor_app(str(path))) as client, client.websocket_connect("/floor") as ws:
+        for i, letter in enumerate(letters):
+            ws.send_text(json.dumps({"op": "moves", "token": "t", "at": i, "moves": letter}))
+            answer = json.loads(ws.receive_text())
+            assert answer["at"] == i + 1 and len(answer["board"]) == 4
+            with sqlite3.connect(path) as reader:
+                at, tail = reader.execute("SELECT at, tail FROM floor").fetchone()
+            assert at == i + 1 and tail.endswith(f"{i}.1733478123456{letter}")
+    assert tail.count(".") == len(letters) - (floor.TAIL - 1)  # emptied at the 32nd move, which it holds
+
+
+def test_the_move_cost_bench_measures_the_echo_the_floor_and_the_game() -> None:
+    lines = run("move_cost.py", "--floor", "--sockets", "2", "--moves", "5", "--rounds", "1").splitlines()
+    assert [line.split()[3] for line in lines[1:3]] == ["floor", "game2048"]
+    assert lines[3].startswith("  median ratio ") and lines[4].startswith("  median ratio of the floor")
