@@ -19,6 +19,12 @@ network at 1-ply (microseconds of the client's CPU; a rule without the
 weights), as a script that plays as fast as the server answers would. The
 echo costs least so (its wake-ups shared), so the ratio is the harshest.
 
+``--floor`` measures a third server in each round, after the echo and with
+its client: ``floor.py``, the least server that stores every move in SQLite
+before it answers (no rules, no dealing, no checks), so the figures split
+into the store's and the message's part (floor against echo) and the game's
+own (game2048 against floor).
+
 ``--long N`` then plays one 6x6 game over one socket to N letters with the
 built-in solver choosing (the client's CPU, not the server's) and prints the
 server's CPU per move and the bytes the database file grew by per move, over
@@ -31,6 +37,7 @@ the first and the last thousand moves: a move must cost the same at letter
     .venv/bin/python bench/move_cost.py --db postgresql://postgres@127.0.0.1:5432/bench
     .venv/bin/python bench/move_cost.py --durability disk      # moves that survive a power cut
     .venv/bin/python bench/move_cost.py --unpaced --sockets 1  # one script, as fast as it is answered
+    .venv/bin/python bench/move_cost.py --floor --unpaced      # and the floor of a storing server
     .venv/bin/python bench/move_cost.py --before ../old/src    # and another checkout's, in each round
 """
 
