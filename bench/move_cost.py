@@ -94,16 +94,17 @@ async def _probe(port: int) -> None:
     conn.close()
 
 
-def start_echo(app: str = "move_cost.echo_app") -> tuple[subprocess.Popen[bytes], int]:
-    """A bench server of this folder (``app``: its module and factory, the echo by default) on a
-    free port, a single uvicorn worker with the game server's WebSocket settings."""
+def start_echo(app: str = "move_cost.echo_app", *args: str) -> tuple[subprocess.Popen[bytes], int]:
+    """A bench server of this folder (``app``: its module and factory, called with ``args``; the
+    echo by default) on a free port, a single uvicorn worker with the game server's WebSocket
+    settings."""
     from game2048.server.config import UVICORN_LIMITS
 
     port = free_port()
     ws = {k: v for k, v in UVICORN_LIMITS.items() if k.startswith("ws_")}
     module = app.rpartition(".")[0]
     code = (f"import sys, uvicorn; sys.path.insert(0, {str(Path(__file__).parent)!r}); import {module}; "
-            f"uvicorn.run({app}(), host='127.0.0.1', port={port}, log_level='warning', "
+            f"uvicorn.run({app}(*{args!r}), host='127.0.0.1', port={port}, log_level='warning', "
             f"**{ws!r})")
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL)
@@ -502,7 +503,7 @@ def main() -> None:
         db_file = None if args.db else Path(tmp) / "bench.sqlite"
         db = args.db or f"sqlite:///{db_file}"
         echo_proc, echo_port = start_echo()
-        floor = start_echo("floor.floor_app") if args.floor else None
+        floor = start_echo("floor.floor_app", str(Path(tmp) / "floor.sqlite")) if args.floor else None
         proc, port = start_game_server(db, args.redis, args.move_limit, args.durability)
         before = None
         if args.before:

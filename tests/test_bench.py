@@ -109,6 +109,7 @@ def test_the_floor_server_commits_each_move_before_it_answers(tmp_path: Path) ->
     import importlib.util
     import json
     import sqlite3
+    from contextlib import closing
 
     from starlette.testclient import TestClient
 
@@ -122,7 +123,7 @@ def test_the_floor_server_commits_each_move_before_it_answers(tmp_path: Path) ->
             ws.send_text(json.dumps({"op": "moves", "token": "t", "at": i, "moves": letter}))
             answer = json.loads(ws.receive_text())
             assert answer["at"] == i + 1 and len(answer["board"]) == 4
-            with sqlite3.connect(path) as reader:
+            with closing(sqlite3.connect(path)) as reader:
                 at, tail = reader.execute("SELECT at, tail FROM floor").fetchone()
             assert at == i + 1 and tail.endswith(f"{i}.1733478123456{letter}")
     assert tail.count(".") == len(letters) - (floor.TAIL - 1)  # emptied at the 32nd move, which it holds
