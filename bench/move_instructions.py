@@ -36,10 +36,13 @@ HERE = Path(__file__).resolve().parent
 def drive(moves: int) -> None:
     """In the process valgrind counts: the in-process bench, its games dealt from fixed seeds."""
     sys.path.insert(0, str(HERE))
-    from game2048.server.live import mover
+    try:  # where a game starts: this checkout, or one from before the mover was split (--before)
+        from game2048.server.live import starting
+    except ImportError:
+        from game2048.server.live import mover as starting  # type: ignore[no-redef]
 
     seeds = (f"{i:032x}" for i in itertools.count(0x1234567))
-    mover.classic_seed = lambda: next(seeds)  # type: ignore[assignment]
+    starting.classic_seed = lambda: next(seeds)  # type: ignore[assignment]
     import move_inprocess
 
     asyncio.run(move_inprocess.run(moves))

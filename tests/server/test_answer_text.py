@@ -8,8 +8,7 @@ import json
 import pytest
 
 from game2048 import Game
-from game2048.server.api.schemas import answer, answer_text
-from game2048.server.live.mover import Position
+from game2048.server.live.answer import Position, answer, answer_text
 
 BIG = [[2**37, 0, 0, 0, 0, 0]] + [[0] * 6 for _ in range(5)]
 
@@ -48,3 +47,45 @@ def test_a_board_made_later_is_the_board_when_the_move_was_answered_and_is_made_
     eager = Position(2, board, lazy.score, False, False, 3, True)
     assert lazy == eager
     assert lazy != Position(2, [[0] * 4 for _ in range(4)], lazy.score, False, False, 3, True)
+
+
+# -- one table: every shape of a move's answer is made from ``PARTS`` ------------------------------
+
+def test_every_shape_of_a_moves_answer_has_the_parts_of_the_one_table():
+    from game2048.server.api.schemas import NewGameOut, PositionOut
+    from game2048.server.live.answer import PARTS
+
+    names = [p.name for p in PARTS]
+    position = POSITIONS[1]
+    assert list(PositionOut.model_fields) == names
+    assert list(answer(position)) == names
+    assert list(json.loads(answer_text("moves", position)))[1:] == names
+    assert [f for f in NewGameOut.model_fields if f in names] == [p.name for p in PARTS if p.at_start]
+    assert PositionOut.of(position).model_dump() == answer(position)
+
+
+def test_the_pages_reader_reads_only_what_the_answers_have():
+    """The browser's dealer reads a move's answer (``answer.x``) and the game-start answer
+    (``issued.x``): each name it reads is a part of the table, the game-start answer's, or the
+    error's shape, so renaming a part without the page fails here."""
+    import re
+    from pathlib import Path
+
+    from game2048.server.api.schemas import NewGameOut, StateOut
+    from game2048.server.live.answer import PARTS
+
+    script = (Path(__file__).parents[2] / "src/game2048/web/static/js/server_dealer.js").read_text()
+    read = set(re.findall(r"\banswer\??\.([a-z_]+)", script))
+    errors = {"error", "status", "code", "offline"}  # errors.py's shape, and the page's own "offline"
+    assert read and read <= {p.name for p in PARTS} | set(StateOut.model_fields) | errors, read - errors
+    issued = set(re.findall(r"\bissued\.([a-z_]+)", script))
+    assert issued and issued <= set(NewGameOut.model_fields), issued - set(NewGameOut.model_fields)
+
+
+def test_the_terminal_dealer_reads_only_parts_of_the_table():
+    from dataclasses import fields
+
+    from game2048.server.live.answer import PARTS
+    from game2048.terminal.dealer import State
+
+    assert {f.name for f in fields(State)} <= {p.name for p in PARTS}

@@ -11,11 +11,10 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from game2048 import replay
-from game2048.server import create_app
+from game2048.server import create_app, live
 from game2048.server.errors import ClientError
-from game2048.server.live import mover as live
 from game2048.server.records import owners
-from game2048.server.records.records import is_public
+from game2048.server.records.records import DAILY_GRACE, deadline_for, is_public
 from game2048.server.storage.models import NameRow
 
 from .conftest import Api, Played
@@ -152,7 +151,7 @@ def test_a_daily_record_stays_hidden_through_the_grace_after_its_day():
     midnight = datetime(2026, 3, 2, tzinfo=UTC)
     assert not is_public("daily", day, True, now=midnight + timedelta(minutes=9, seconds=59))
     assert is_public("daily", day, True, now=midnight + timedelta(minutes=10, seconds=1))
-    assert live.deadline_for("daily", day) == midnight + live.DAILY_GRACE
+    assert deadline_for("daily", day) == midnight + DAILY_GRACE
     assert is_public("classic", None, True) and not is_public("classic", None, False)
 
 
@@ -193,9 +192,10 @@ def test_a_forged_browser_cookie_is_a_new_browser(settings):
 def test_a_network_has_a_larger_allowance_and_ipv6_counts_by_its_64(app):
     store, secret = app.state.store, app.state.secret
     from game2048.server.limits.address import network_of
+    from game2048.server.limits.daily import Tries
 
     def start(browser: str, address: str) -> str:
-        tries = live.Tries(browser, network_of(address), per_browser=2, per_network=3)
+        tries = Tries(browser, network_of(address), per_browser=2, per_network=3)
         try:
             live.start(store, secret, 4, "daily", tries=tries)
             return "ok"
@@ -265,9 +265,9 @@ def finished_solver_game(api: Api, size: int = 3, name: str = "Sneaky") -> tuple
 def test_an_undeclared_solver_bot_does_not_reach_the_players_board(api, monkeypatch):
     # one dealt game, the same every run: a short 3x3 game can fall under the check's thresholds
     # (docs/bots.md says how often), and a test must not pass or fail by the draw of a seed
-    from game2048.server.live import mover
+    from game2048.server.live import starting
 
-    monkeypatch.setattr(mover, "classic_seed", lambda: "2048" * 8)
+    monkeypatch.setattr(starting, "classic_seed", lambda: "2048" * 8)
     played, done = finished_solver_game(api)
     assert done["verified"] and done["ranked"] and done["board"] == "engines"
     assert board(api, "players", 3) == []
@@ -284,14 +284,14 @@ def test_an_undeclared_solver_bot_does_not_reach_the_players_board(api, monkeypa
 
 def engine_game(api: Api, size: int, moves: int, choose, seed: str) -> tuple[Played, dict]:
     """A players' game (no bot declared) on the secret seed ``seed``, each move ``choose(board)``'s."""
-    from game2048.server.live import mover
+    from game2048.server.live import starting
 
-    real = mover.classic_seed
-    mover.classic_seed = lambda: seed
+    real = starting.classic_seed
+    starting.classic_seed = lambda: seed
     try:
         r = api.client.post("/api/games", json={"size": size, "mode": "classic"})
     finally:
-        mover.classic_seed = real
+        starting.classic_seed = real
     played = Played(r.json())
     while not played.over and len(played.log) < moves:
         letter = LETTER[choose(played.board)]

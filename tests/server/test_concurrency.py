@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import func, select
 
+from game2048.server import live
 from game2048.server.errors import ClientError
-from game2048.server.live import mover as live
 from game2048.server.storage.models import GameRow
 
 from .conftest import next_move

@@ -11,9 +11,9 @@ from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
 
+from game2048.server.api import socket as play_socket
 from game2048.server.app import create_app
 from game2048.server.limits.connections import address_key
-from game2048.server.live import socket as play_socket
 
 from .conftest import next_move
 

@@ -8,9 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
-from game2048.server import create_app
+from game2048.server import create_app, live
 from game2048.server.errors import ClientError
-from game2048.server.live import mover as live
 from game2048.server.storage.models import DailyTryRow, GameRow
 
 from .conftest import Api, next_move

@@ -17,8 +17,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from game2048.server import Settings, create_app
-from game2048.server.live import mover as live
+from game2048.server import Settings, create_app, live
 from game2048.server.live.commits import DISK_WINDOW, LONE
 from game2048.server.live.stores import DatabaseStore
 from game2048.server.storage.db import WORKERS_ENV, _Writer, one_writer_for

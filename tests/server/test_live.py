@@ -198,7 +198,7 @@ def test_a_game_over_stays_over(api):
 
 
 def test_a_game_stops_taking_moves_at_the_longest_log_kept(api, monkeypatch):
-    from game2048.server.live import mover as live
+    from game2048.server import live
 
     monkeypatch.setattr(live, "MAX_LOG", 5)
     played = api.served(4, 5)
@@ -242,7 +242,7 @@ def test_each_moves_arrival_is_kept_with_the_record(app, api):
     share its time. The record shows them, and the next game's clock starts at its own issue."""
     from datetime import UTC, datetime, timedelta
 
-    from game2048.server.live import mover as live
+    from game2048.server import live
 
     store, secret, sessions = app.state.store, app.state.secret, app.state.sessions
     t0 = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)

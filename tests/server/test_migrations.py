@@ -181,8 +181,8 @@ def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
     downgrade to 0008, so the older code reads the same log; and up again, the same log."""
     from sqlalchemy import text
 
-    from game2048.server.live import mover as live
-    from game2048.server.live.stores import DatabaseStore
+    from game2048.server import live
+    from game2048.server.live.stores import DatabaseStore, utc_now
 
     engine = make_engine(f"sqlite:///{tmp_path / 'tail.sqlite3'}")
     try:
@@ -190,7 +190,7 @@ def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
         store = DatabaseStore(engine)
         started = live.start(store, "a" * 32, 4, "classic")
         for at, letters in enumerate("LDLDL"):
-            assert store.save(started.id, at, letters, "{}", live.utc_now())
+            assert store.save(started.id, at, letters, "{}", utc_now())
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM game_moves")).scalar() == 0  # all in the tail
         _downgrade(engine, "0008")
@@ -213,7 +213,7 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
     from sqlalchemy import text
 
     from game2048 import replay
-    from game2048.server.live import mover as live
+    from game2048.server import live
     from game2048.server.live.stores import DatabaseStore
 
     engine = make_engine(f"sqlite:///{tmp_path / 'behind.sqlite3'}")
@@ -225,7 +225,7 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
         at = 0
         for letters in ("L", "D", "LD", "Z", "R"):
             at = live.play(store, secret, started.id, token=started.token, at=at, moves=letters).at
-        live._recent.forget(started.id)
+        live.forget(started.id)
         game = replay(4, 2048, "LDLDZR")
         with engine.connect() as conn:
             # written by the first move (its game read from the store), then left behind

@@ -1,14 +1,13 @@
 """A move on a game its worker keeps takes no thread, over the socket or over HTTP: on SQLite it is
 saved on the event loop's thread (a group commit), on PostgreSQL and Redis from the event loop on
-connections of the loop's own (``mover.play_kept``). Whatever it cannot answer so goes to a thread
+connections of the loop's own (``moving.play_kept``). Whatever it cannot answer so goes to a thread
 and reads the store."""
 
 from __future__ import annotations
 
 import pytest
 
-from game2048.server.api.routes import games
-from game2048.server.live import socket
+from game2048.server.live import runner
 
 from .conftest import Api, Played, next_move
 from .conftest import socket_move as _move
@@ -16,11 +15,11 @@ from .conftest import socket_move as _move
 
 @pytest.fixture
 def no_threads(monkeypatch):  # type: ignore[no-untyped-def]
-    """Fails a move handed to the socket's threads, once set."""
+    """Fails a move handed to the movers' threads, once set."""
     def refuse():  # type: ignore[no-untyped-def]
         raise AssertionError("a kept game's move went to a thread")
 
-    return lambda: monkeypatch.setattr(socket, "_movers", refuse)
+    return lambda: monkeypatch.setattr(runner, "_movers", refuse)
 
 
 def test_a_kept_games_moves_take_no_thread_and_are_stored(api: Api, no_threads) -> None:
@@ -62,7 +61,7 @@ def test_a_kept_games_http_moves_take_no_thread_and_are_stored(api: Api, monkeyp
     def refuse(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise AssertionError("a kept game's HTTP move went to a thread")
 
-    monkeypatch.setattr(games, "run_in_threadpool", refuse)
+    monkeypatch.setattr(runner, "_movers", refuse)
     api.play_on(played, 12)
     monkeypatch.undo()
     state = api.state(played.issued).json()

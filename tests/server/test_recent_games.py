@@ -11,7 +11,7 @@ import pytest
 
 from game2048.game import Game
 from game2048.server import Settings, create_app
-from game2048.server.live import mover
+from game2048.server.live import moving
 from game2048.server.live.recent import COMPACT_SLACK, RecentGames, entry_bytes
 from game2048.server.live.seeds import classic_seed, new_game_id
 from game2048.server.live.stores import Live
@@ -109,10 +109,10 @@ def test_the_bound_is_a_setting(settings):  # type: ignore[no-untyped-def]
     assert Settings.from_env("sqlite:///x.db", env={}).recent_bytes == 64 * 1024 * 1024
     chosen = Settings.from_env("sqlite:///x.db", env={"GAME2048_RECENT_BYTES": "1000000"})
     assert chosen.recent_bytes == 1_000_000
-    before = mover._recent.max_bytes
+    before = moving.recent.max_bytes
     app = create_app(replace(settings, recent_bytes=12345))
     try:
-        assert mover._recent.max_bytes == 12345 and mover._recent.bytes <= 12345
+        assert moving.recent.max_bytes == 12345 and moving.recent.bytes <= 12345
     finally:
-        mover.keep_recent(before)
+        moving.keep_recent(before)
         app.state.engine.dispose()

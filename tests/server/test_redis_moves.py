@@ -17,7 +17,6 @@ import redis.asyncio.connection
 from fastapi.testclient import TestClient
 
 from game2048.server import create_app
-from game2048.server.api.deps import count_move
 from game2048.server.limits.rate import Hit, RateLimiter
 from game2048.server.live.stores import RedisStore, redis_lines
 
@@ -193,7 +192,7 @@ def test_a_count_in_a_move_is_the_limiters_own_count(limited_redis_app):  # type
     api = Api(TestClient(app))
     played = Played(api.start(4))
     limiter = app.state.limiters["moves"]
-    assert count_move(app, CLIENT) is not None  # the store counts moves: it is the limits' Redis
+    assert app.state.runner.count_move(CLIENT) is not None  # the store counts moves: it is the limits' Redis
     twin = RateLimiter("2/second;5/minute", REDIS_URL)  # another worker, counting the library's way
     api.play_on(played, 2)  # second 2, minute 2: counted in the moves' scripts
     assert twin.check("moves", CLIENT) is not None  # the second's 2 used up by them (minute 3: each
@@ -220,10 +219,10 @@ def test_a_hit_counts_once_whoever_counts_it(limited_redis_app):  # type: ignore
 
 
 
-# -- a socket's move on the Redis store is saved from the event loop (``mover.play_kept``) -----------
+# -- a socket's move on the Redis store is saved from the event loop (``moving.play_kept``) -----------
 
 def test_a_kept_game_is_moved_from_the_event_loop_without_a_thread(limited_redis_app, monkeypatch):  # type: ignore[no-untyped-def]
-    from game2048.server.live import socket
+    from game2048.server.live import runner
 
     app = limited_redis_app("1000/minute")
     api = Api(TestClient(app))
@@ -234,7 +233,7 @@ def test_a_kept_game_is_moved_from_the_event_loop_without_a_thread(limited_redis
         def no_thread():  # type: ignore[no-untyped-def]
             raise AssertionError("a kept game's move went to a thread")
 
-        monkeypatch.setattr(socket, "_movers", no_thread)
+        monkeypatch.setattr(runner, "_movers", no_thread)
         for _ in range(8):
             answer = _socket_move(ws, played)
             assert "status" not in answer, answer

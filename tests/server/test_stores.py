@@ -18,9 +18,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
 from game2048 import replay, slide
-from game2048.server import create_app
+from game2048.server import create_app, live
 from game2048.server.errors import ClientError
-from game2048.server.live import mover as live
 from game2048.server.live.stores import DatabaseStore, RedisStore, utc_now
 from game2048.server.storage.models import DailyTryRow, GameRow
 
@@ -147,7 +146,7 @@ def test_sqlite_moves_keep_touched_at_fresh_and_write_it_at_most_once_an_hour(ap
     played = api.served(4, 2)
     game_id, token = played.issued["id"], played.issued["token"]
     store._touched.clear()  # as a process that has not touched the game yet (a restart)
-    live._recent.forget(None)
+    live.forget(None)
     statements: list[str] = []
     conn = store._sqlite_connection()
     conn.set_trace_callback(statements.append)
@@ -277,7 +276,7 @@ def test_sqlite_writes_the_position_only_with_the_moves_that_empty_the_tail(app,
         else:
             batch = next(d for d in "LDRU" if game.play(d))
         if n % 5 == 4:
-            live._recent.forget(started.id)  # as if another worker played the last move
+            live.forget(started.id)  # as if another worker played the last move
         remembered = (started.id, len(letters)) in live._recent._games
         answer = live.play(store, secret, started.id, token=started.token, at=len(letters), moves=batch)
         letters += batch
@@ -307,7 +306,7 @@ def test_sqlite_writes_the_position_only_with_the_moves_that_empty_the_tail(app,
         assert kinds.count("flushed") == 2 and kinds.count("read") >= 14 and kinds.count("left") >= 40
     last = {"token": started.token, "at": len(letters) - 1, "moves": letters[-1]}
     retried = live.play(store, secret, started.id, **last)
-    live._recent.forget(started.id)
+    live.forget(started.id)
     again = live.play(store, secret, started.id, **last)
     assert again == retried and again.at == len(letters)  # a retry is answered as the first time
 

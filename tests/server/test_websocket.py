@@ -225,7 +225,7 @@ def test_a_socket_waits_for_its_messages_outside_the_middleware_chain(api, monke
     import inspect
     import sys
 
-    from game2048.server.live import socket as play
+    from game2048.server.api import socket as play
 
     depths = []
     real = play._answer

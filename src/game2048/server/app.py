@@ -19,6 +19,7 @@ from .. import site
 from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
 from . import errors
 from .api import docs as apidocs
+from .api import socket
 from .api.routes import games, hint, leaderboard, records, reviews
 from .config import Settings
 from .http.bodies import ReadableBodies
@@ -33,10 +34,10 @@ from .http.warming import WarmGate, Warming
 from .limits.cpu import CpuBudget
 from .limits.quota import StorageQuota
 from .limits.rate import RateLimiter
-from .live import mover, socket
+from .live import Runner, keep_recent
 from .live.stores import make_store, utc_now
 from .ops import probes
-from .reviews.checks import EngineChecks
+from .reviews import checks
 from .reviews.queue import ReviewQueue
 from .storage.db import load_secret, make_engine, migrate
 
@@ -164,10 +165,10 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.secret = load_secret(sessions, settings.secret)
     app.state.warming = Warming()
     app.state.answers = AnswerCache(settings.answer_ttl)
-    app.state.open_sockets = Counter()  # per client address (live/socket.py)
+    app.state.open_sockets = Counter()  # per client address (api/socket.py)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)
-    mover.keep_recent(settings.recent_bytes)
-    app.state.checks = EngineChecks(sessions)
+    keep_recent(settings.recent_bytes)
+    app.state.checks = checks.EngineChecks(sessions)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),
@@ -177,6 +178,15 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.storage_quota = StorageQuota(settings.practice_records, settings.practice_bytes,
                                            settings.redis_url)
     app.state.hint_budget = CpuBudget(settings.hint_cpu_budget, settings.redis_url, namespace="hint-cpu")
+
+    def finished() -> None:
+        app.state.answers.clear()  # this worker's leaderboards now include the new score
+        app.state.checks.wake()
+
+    app.state.runner = Runner(app.state.store, app.state.secret, sessions, limiters=app.state.limiters,
+                              cpu_budget=app.state.cpu_budget, hint_budget=app.state.hint_budget,
+                              hint_time=settings.hint_time, checking=checks.at_finish(settings.engine_check),
+                              finished=finished)
     errors.install(app)
     for room in (games, records, leaderboard, hint, reviews, socket, probes):
         app.include_router(room.router)

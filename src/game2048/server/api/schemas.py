@@ -7,15 +7,15 @@ project's one table of limits (``game2048.limits``).
 from __future__ import annotations
 
 import datetime as dt
-import json
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 from ...limits import MAX_LOG, MAX_MOVES, MAX_SEED, MAX_SIZE, MIN_SIZE, NAME_MAX
 from ...rules import Direction
 from ...solver.review import Class
-from ..live import mover as live
+from .. import live
+from ..live.answer import PARTS, Position, answer
 from ..records.records import Board as Standing
 from ..records.records import Mode, RecordMode
 
@@ -53,78 +53,45 @@ class TileOut(BaseModel):
     value: int = Field(description="2 or 4.")
 
 
-class PositionOut(BaseModel):
-    at: int = Field(description="The length of the game's log (moves and undos) after this answer.")
-    board: Board = Field(description="Rows of tile values, 0 for empty, the new tile included.")
-    score: int
-    over: bool = Field(description="No move changes the board.")
-    won: bool = Field(description="The target tile was reached at least once.")
-    undos_left: int
-    ranked: bool = Field(description="No undo was used and no hint asked for through the game (a hint or "
-                         "autoplay told at the finish unranks too).")
-    tile: TileOut | None = Field(None, description=(
-        "Where the tile dealt by the last letter landed; null when that letter was an undo."))
-    helped: bool = Field(False, description="A hint was asked for through this game: it will not be ranked.")
-    applied: str | None = Field(None, description="With skip_illegal: the letters played, in order.")
-    tiles: list[TileOut | None] | None = Field(None, description=(
-        "With skip_illegal: the tile of each letter played (null for an undo)."))
+#: Each kind of a move answer's part (``live.answer.PARTS``) as the schema types it.
+_TYPES: dict[str, object] = {"count": int, "flag": bool, "board": Board, "tile": TileOut | None,
+                             "tiles": list[TileOut | None] | None, "letters": str | None}
 
+
+def _parts(at_start: bool = False) -> dict[str, Any]:
+    return {p.name: (_TYPES[p.kind], Field(p.default, description=p.doc))
+            for p in PARTS if p.at_start or not at_start}
+
+
+class _Answer(BaseModel):
     @classmethod
-    def of(cls, p: live.Position) -> PositionOut:
+    def of(cls, p: Position) -> Self:
         return cls.model_validate(answer(p))
 
 
-def answer(p: live.Position) -> dict[str, object]:
-    """A position as the API answers it (``PositionOut``'s fields), without building the model:
-    what the socket sends for every move."""
-    return {"at": p.at, "board": p.board, "score": p.score, "over": p.over, "won": p.won,
-            "undos_left": p.undos_left, "ranked": p.ranked, "tile": _tile(p.tile), "applied": p.applied,
-            "tiles": None if p.tiles is None else [_tile(t) for t in p.tiles], "helped": p.helped}
+#: The answer to a move: ``live.answer.PARTS``.
+PositionOut = create_model("PositionOut", __base__=_Answer, **_parts())
 
 
-def _tile(tile: tuple[int, int, int] | None) -> dict[str, int] | None:
-    return None if tile is None else {"row": tile[0], "col": tile[1], "value": tile[2]}
-
-
-def answer_text(op: str, p: live.Position) -> str:
-    """``{"op": op, **answer(p)}`` as compact JSON text, exactly what ``json.dumps`` makes of it,
-    written out: the socket sends one for every move, and the encoder's walk over the board's
-    lists costs more than the move's own work. (``op`` and ``applied`` hold no character JSON
-    escapes: an op name and letters of the move alphabet.)"""
-    board = p.board_text if p.board_text is not None else _json(p.board)
-    tiles = "null" if p.tiles is None else "[" + ",".join(map(_tile_text, p.tiles)) + "]"
-    applied = "null" if p.applied is None else f'"{p.applied}"'
-    return (f'{{"op":"{op}","at":{p.at},"board":{board},"score":{p.score},"over":{_BOOL[p.over]},'
-            f'"won":{_BOOL[p.won]},"undos_left":{p.undos_left},"ranked":{_BOOL[p.ranked]},'
-            f'"tile":{_tile_text(p.tile)},"applied":{applied},"tiles":{tiles},"helped":{_BOOL[p.helped]}}}')
-
-
-_BOOL = {False: "false", True: "true"}
-
-
-def _tile_text(tile: tuple[int, int, int] | None) -> str:
-    return "null" if tile is None else f'{{"row":{tile[0]},"col":{tile[1]},"value":{tile[2]}}}'
-
-
-def _json(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-class NewGameOut(BaseModel):
+class _Started(BaseModel):
     id: str
     token: str = Field(description="Send it with every move and the finish; keep it out of URLs.")
     size: int
     mode: Mode
     date: dt.date | None = Field(None, description="The UTC date of a daily game.")
-    board: Board = Field(description="The opening: two tiles the server dealt.")
-    score: int
-    at: int
-    undos_left: int
-    over: bool
-    won: bool
     bot: str | None = Field(None, description="The bot's name, for a bot game (the engines board).")
     tries_left: int | None = Field(None, description=(
         "For a daily game: how many more of today's daily games of this size this browser may start."))
+
+    @classmethod
+    def of(cls, started: live.Started) -> Self:
+        given = {name: getattr(started, name) for name in _Started.model_fields}
+        return cls.model_validate(given | answer(started.position))
+
+
+#: The answer that starts a game: its own fields, and the parts of a move's answer marked ``at_start``
+#: (the board is the opening: two tiles the server dealt).
+NewGameOut = create_model("NewGameOut", __base__=_Started, **_parts(at_start=True))
 
 
 class MovesIn(_Strict):

@@ -21,6 +21,7 @@ import logging
 import multiprocessing
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -54,6 +55,16 @@ def record_fields(result: dict[str, Any]) -> dict[str, Any]:
     if moved:
         fields["board"] = "engines"
     return fields
+
+
+def at_finish(mode: str) -> Callable[[int, Seed, str], dict[str, Any]] | None:
+    """What a ranked players' finish gets for its check under ``mode`` (GAME2048_ENGINE_CHECK): the
+    check itself (``inline``), an unchecked mark for the background checker, or nothing (``off``)."""
+    if mode == "off":
+        return None
+    if mode == "inline":
+        return lambda size, seed, log_text: record_fields(check(size, seed, log_text))
+    return lambda _size, _seed, _log: {"checked": False}
 
 
 def apply(session: Session, game_id: str, result: dict[str, Any]) -> None:

@@ -81,7 +81,7 @@ class RedisStore(LiveStore):
     A move is one round trip: one script, which with ``hit`` also counts the request against
     the client's rate limit (kept in the same Redis, ``rate.HITS_LUA``) before it saves.
     ``save_async`` sends it from the event loop on that loop's own pipelined connection
-    (``redis_lines``), so a socket's move needs no thread (``mover.play_kept``): handing a move
+    (``redis_lines``), so a socket's move needs no thread (``moving.play_kept``): handing a move
     to a thread and back cost about a quarter of a Redis move's CPU.
     """
 

@@ -38,40 +38,23 @@ import contextlib
 import json
 import logging
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
-from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...limits import MAX_LOG, MAX_MOVES
-from ..api.deps import count_move, count_request, engine_check, moves_on_loop, replay_charge
-from ..api.schemas import (
-    MAX_TOKEN,
-    FinishIn,
-    FinishOut,
-    GameHintIn,
-    MovesIn,
-    PositionOut,
-    StateOut,
-    TokenIn,
-    answer,
-    answer_text,
-)
 from ..config import MAX_MESSAGE
 from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
 from ..http.bodies import Unreadable, read_json
 from ..http.channel import channel
 from ..limits.address import client_address
 from ..limits.connections import address_key
-from ..limits.rate import Hit
-from ..records.records import check_name, could_be_game_id
-from . import mover as live
-from .hints import hint_through_game
-from .seeds import check_token
-from .stores import MOVE_CONNECTIONS
+from ..live import Position, Runner
+from ..live.answer import answer_text
+from ..live.seeds import check_token
+from .schemas import MAX_TOKEN, FinishIn, FinishOut, GameHintIn, MovesIn, PositionOut, StateOut, TokenIn
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -94,13 +77,13 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
     if cap and sockets[key] >= cap:
         await _deny(websocket, 429, f"this address already holds {cap} open sockets; close one first", 1013)
         return
-    if not await _exists(app, game_id):
+    runner: Runner = app.state.runner
+    if not await runner.exists(game_id):
         await _deny(websocket, 404, f"there is no game {game_id!r}; start one with POST /api/games", 1008)
         return
     sockets[key] += 1
-    commits = app.state.store.commits
     try:
-        with commits.mover() if commits is not None else contextlib.nullcontext():
+        with runner.seat():
             await websocket.accept()
             # the messages in a task of their own: a task that waits for a message goes out and
             # back in through every coroutine it is awaited by (each middleware's, the router's),
@@ -110,15 +93,6 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
         sockets[key] -= 1
         if sockets[key] <= 0:
             del sockets[key]
-
-
-async def _exists(app: Any, game_id: str) -> bool:
-    if not could_be_game_id(game_id):
-        return False
-    store = app.state.store
-    if store.in_process:
-        return store.load(game_id, log=False) is not None
-    return await run_in_threadpool(lambda: store.load(game_id, log=False)) is not None
 
 
 async def _deny(websocket: WebSocket, status: int, message: str, code: int) -> None:
@@ -135,7 +109,7 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
     secret = app.state.secret
     first = True
     chain = _Chain()
-    player = _Player(app, client, game_id)
+    runner = app.state.runner
     # the first message must come soon and hold the game's token; after it, silence is idle
     quiet = _Quiet(FIRST_MESSAGE)
     # the messages on the server's own channel, past the middleware (http/channel.py); the
@@ -168,7 +142,7 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
                 answer = {"op": None, "status": 403,
                           "error": "the first message must carry this game's token"}
             else:
-                answer = await _answer(player, text, chain)
+                answer = await _answer(runner, client, game_id, text, chain)
             out = answer if type(answer) is str else json.dumps(answer, separators=(",", ":"))
             try:
                 await send({"type": "websocket.send", "text": out})
@@ -267,18 +241,19 @@ class _Chain:
             self.at = answer.get("at") if "status" not in answer else None
 
 
-async def _answer(player: _Player, text: str, chain: _Chain) -> dict[str, Any] | str:
+async def _answer(runner: Runner, client: str, game_id: str, text: str,
+                  chain: _Chain) -> dict[str, Any] | str:
     """The answer to one message: a dict, or for a move the answer's JSON text at once."""
-    answer = await _answered(player, text, chain)
-    if type(answer) is live.Position:
+    answer = await _answered(runner, client, game_id, text, chain)
+    if type(answer) is Position:
         chain.at = answer.at
         return answer_text("moves", answer)
     chain.heard(answer)  # type: ignore[arg-type]
     return answer  # type: ignore[return-value]
 
 
-async def _answered(player: _Player, text: str, chain: _Chain) -> dict[str, Any] | live.Position:
-    app, client, game_id = player.app, player.client, player.game_id
+async def _answered(runner: Runner, client: str, game_id: str, text: str,
+                    chain: _Chain) -> dict[str, Any] | Position:
     op = None
     try:
         try:
@@ -290,43 +265,14 @@ async def _answered(player: _Player, text: str, chain: _Chain) -> dict[str, Any]
         op = data.pop("op", None)
         if op == "moves":
             chain.follow(data)
-        if op == "moves" and _plain_moves(data):
-            # the hot path: a well-formed move needs no schema machinery (the schema's own checks,
-            # written out) and, on SQLite, no thread (a move takes less than handing it to one)
-            commits = player.commits
-            if commits is not None:
-                with commits:  # the moves of this turn of the loop share one commit
-                    moved = player.play(data, player.count())
-                await live.committed(commits, game_id)
-                return moved
-            hit = None
-            if player.on_loop:  # PostgreSQL, Redis: a game kept here is saved from the loop
-                hit = player.count()
-                kept = await live.play_kept(player.store, player.secret, game_id, token=data["token"],
-                                            at=data["at"], moves=data["moves"],
-                                            skip_illegal=data.get("skip_illegal", False), hit=hit)
-                if kept is not None:
-                    return kept
-            # what play_kept leaves (and moves counted elsewhere): the drivers block, so a thread
-            return await asyncio.get_running_loop().run_in_executor(_movers(), player.play, data, hit,
-                                                                    player.on_loop)
-        model = _REQUESTS.get(op) if isinstance(op, str) else None
-        if model is None:
+            if not _plain_moves(data):  # the schema's own checks, written out: a move needs no model
+                _valid(MovesIn, data)
+            return await runner.move(client, game_id, token=data["token"], at=data["at"], moves=data["moves"],
+                                     skip_illegal=data.get("skip_illegal", False))
+        if op not in _REQUESTS:
             op = op if isinstance(op, str) and len(op) <= 16 else None
             raise ClientError(422, "op must be 'moves', 'state', 'hint' or 'finish'")
-        try:
-            body = model.model_validate(data)
-        except ValidationError as exc:
-            raise ClientError(422, describe_validation(exc.errors())) from None
-        commits = app.state.store.commits
-        if op == "moves" and commits is not None:
-            # an SQLite move takes well under a millisecond in this process: handing it to a
-            # thread would cost more than the move itself
-            with commits:
-                fields = _run(app, client, game_id, op, body)
-            await live.committed(commits, game_id)
-        else:
-            fields = await run_in_threadpool(_run, app, client, game_id, op, body)
+        fields = await _other(runner, client, game_id, op, _valid(_REQUESTS[op], data))
     except ClientError as exc:
         return {"op": op, "status": exc.status} | exc.body()
     except Exception as exc:  # as over HTTP: a fault of ours is a 500, and the socket stays usable
@@ -337,6 +283,13 @@ async def _answered(player: _Player, text: str, chain: _Chain) -> dict[str, Any]
     return {"op": op, **fields}
 
 
+def _valid(model: type[BaseModel], data: dict[str, Any]) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise ClientError(422, describe_validation(exc.errors())) from None
+
+
 def _plain_moves(data: dict[str, Any]) -> bool:
     """Whether ``data`` is a moves request ``MovesIn`` would take as it is (else it checks and says why)."""
     token, at, moves = data.get("token"), data.get("at"), data.get("moves")
@@ -345,76 +298,14 @@ def _plain_moves(data: dict[str, Any]) -> bool:
             and type(data.get("skip_illegal", False)) is bool)
 
 
-#: The threads that play moves on a store whose driver blocks (PostgreSQL, Redis): as many as
-#: the store keeps connections for moves. Handing a move to a pool of our own through the event
-#: loop's executor costs about two thirds of anyio's ``run_in_threadpool`` (no limiter, no
-#: context copy; docs/deploy.md).
-_MOVERS: list[ThreadPoolExecutor] = []
-
-
-def _movers() -> ThreadPoolExecutor:
-    if not _MOVERS:
-        _MOVERS.append(ThreadPoolExecutor(MOVE_CONNECTIONS, thread_name_prefix="moves"))
-    return _MOVERS[0]
-
-
-class _Player:
-    """What each move of one socket needs, looked up once for the socket: a game's every key is a
-    move, and each lookup on ``app.state`` costs a call."""
-
-    __slots__ = ("app", "charge", "client", "commits", "counted", "game_id", "on_loop", "secret", "store")
-
-    def __init__(self, app: Any, client: str, game_id: str) -> None:
-        state = app.state
-        self.app, self.client, self.game_id = app, client, game_id
-        self.store, self.secret = state.store, state.secret
-        self.commits = self.store.commits
-        self.charge = replay_charge(app, client)
-        # moves played from the event loop (``mover.play_kept``): a store that saves without a
-        # thread, and a move count that needs no round trip of its own (none, in this process, or
-        # in the store's own round trip)
-        limiter = state.limiters["moves"]
-        self.counted = bool(limiter.items)  # no move limit: nothing to count, no call a move
-        self.on_loop = moves_on_loop(app)
-
-    def count(self) -> Hit | None:
-        """Count the move (``api.deps.count_move``): on Redis, a ``Hit`` the store's save makes."""
-        return count_move(self.app, self.client) if self.counted else None
-
-    def play(self, data: dict[str, Any], hit: Hit | None = None, counted: bool = True) -> live.Position:
-        """``mover.play`` with the move's count ``hit`` (``counted=False``: count it now, first)."""
-        if not counted:
-            hit = self.count()
-        return live.play(self.store, self.secret, self.game_id, token=data["token"], at=data["at"],
-                         moves=data["moves"], charge=self.charge,
-                         skip_illegal=data.get("skip_illegal", False), hit=hit)
-
-
-def _run(app: Any, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
-    # counted here, off the event loop: with REDIS_URL the count is a round trip to Redis (a move's:
-    # in the move's own round trip)
-    if op == "moves":
-        hit = count_move(app, client)
-    else:
-        count_request(app, {"finish": "games", "hint": "hint"}.get(op, "moves"), client)
-    state = app.state
-    charge = replay_charge(app, client)
-    if op == "moves":
-        p = live.play(state.store, state.secret, game_id, token=body.token, at=body.at, moves=body.moves,
-                      charge=charge, skip_illegal=body.skip_illegal, hit=hit)
-        return answer(p)
+async def _other(runner: Runner, client: str, game_id: str, op: str, body: Any) -> dict[str, Any]:
+    """A state, hint or finish message's answer fields, as the HTTP route answers them."""
     if op == "state":
-        now = live.state(state.store, state.secret, game_id, token=body.token)
+        now = await runner.state(client, game_id, token=body.token, count=True)
         return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
     if op == "hint":
-        hinted = hint_through_game(state, client, game_id, token=body.token, at=body.at)
+        hinted = await runner.hint(client, game_id, token=body.token, at=body.at, count=True)
         return {"move": hinted.move, "scores": hinted.scores}
-    # before any work: a bad name is not a bad game
-    name = None if body.name is None else check_name(body.name)
-    with state.cpu_budget.spend(client, "finish"):  # the finish's replay counts as over HTTP
-        done = live.finish(state.store, state.sessions, state.secret, game_id, token=body.token, name=name,
-                           log=body.log, helped=body.helped, name_key=body.name_key, charge=charge,
-                           checking=engine_check(app))
-    state.checks.wake()
-    state.answers.clear()
+    done = await runner.finish(client, game_id, token=body.token, name=body.name, log=body.log,
+                               helped=body.helped, name_key=body.name_key, count=True)
     return FinishOut(**vars(done)).model_dump()

@@ -1,9 +1,8 @@
-"""Ranked games in play: the server deals every tile, and keeps the seed until the finish.
+"""Playing a game the server deals: moves, where a game stands, hints through it.
 
-``start`` issues a game and answers its opening board; ``play`` applies moves
-to it (the one function that the HTTP route, the WebSocket and the finish
-call); ``state`` says where a game stands; ``finish`` turns it into its
-record, checked by the server's own replay, and reveals the seed.
+``play`` applies moves to a game in play (the one function every transport's
+move reaches, through ``runner.Runner``; the finish calls it too); ``state``
+says where a game stands; ``hint`` marks the game helped and asks the solver.
 
 A move costs the same however long the game is: the store keeps a snapshot
 of the position (``Game.snapshot``) beside the log (SQLite writes it every few
@@ -13,13 +12,6 @@ kept in memory (``recent.RecentGames``), so the next move on it is one write. ``
 the length of the log; a request names the ``at`` it was made from, so a
 retry is recognised and answered as the first time, and a fork (other letters
 from an earlier ``at``) is refused.
-
-A game started as a bot's (``bot``) is dealt and verified like any other and
-ranked on the engines board; a game that asked for a hint through itself
-(``hint``) is never ranked, whatever its finish says.
-
->>> deadline_for("daily", date(2026, 3, 1)).isoformat()
-'2026-03-02T00:10:00+00:00'
 """
 
 from __future__ import annotations
@@ -28,174 +20,49 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field, fields, replace
-from datetime import UTC, date, datetime, time, timedelta
+from dataclasses import dataclass
+from datetime import datetime
 from functools import partial
-from time import monotonic, perf_counter
-from typing import Any
-
-from sqlalchemy import Connection
-from sqlalchemy.orm import Session, sessionmaker
+from time import perf_counter
 
 from ...game import Game, Snapshot
 from ...limits import ALPHABET, MAX_LOG, MAX_MOVES
 from ...record import refusal, replay, unknown_letter
-from ...rules import SIZES
 from ..errors import ClientError
 from ..limits.rate import Hit
 from ..ops import metrics
-from ..records import owners
-from ..records.arrivals import times_text
-from ..records.records import (
-    DAILY_GRACE,
-    MODES,
-    Finished,
-    Mode,
-    check_name,
-    could_be_game_id,
-    deadline_for,
-    finish_answer,
-)
+from ..records.records import could_be_game_id, deadline_for
+from .answer import Position, position
 from .commits import GroupCommit
 from .recent import IN_MEMORY, RecentGames
-from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
+from .seeds import check_token
 from .stores import Live, LiveStore, utc_now
 
-__all__ = ["DAILY_GRACE", "Position", "Started", "Tries", "deadline_for", "finish", "hint", "play", "start",
-           "state"]
 #: Times a request re-reads a game that another request changed at the same moment.
 ATTEMPTS = 3
-#: A finish keeps reading the game again for this many seconds while moves still land on it:
-#: they become part of the record (each attempt replays only those), rather than a 409 for a
-#: player whose last moves were still arriving. Only the token's holder can make those moves.
-FINISH_SECONDS = 2.0
 _LETTERS = frozenset(ALPHABET)
 #: What a replay for a retry from far back is run inside: ``with charge(): ...`` counts its cost.
 Charge = Callable[[], AbstractContextManager[None]]
 
 #: The games this process played lately, kept in memory (``recent.RecentGames``).
-_recent = RecentGames()
+recent = RecentGames()
 
 
 def keep_recent(max_bytes: int) -> None:
     """Bound the games this process keeps in memory to about ``max_bytes`` (GAME2048_RECENT_BYTES)."""
-    _recent.bound(max_bytes)
+    recent.bound(max_bytes)
 
 
 def forget(game_id: str | None = None) -> None:
     """Drop what this process keeps in memory of game ``game_id`` (of every game when None): for
     whoever changes a game in the store by hand, so that its next move reads the store again."""
-    _recent.forget(game_id)
+    recent.forget(game_id)
 
 
-@dataclass(slots=True, eq=False)
-class Position:
-    """The answer to a move: where the game stands after it (read-only by use: not frozen, whose
-    ``__init__`` costs a move more than the rest of its answer)."""
-
-    at: int
-    #: ``board``, or None until ``made_board`` makes it.
-    _board: list[list[int]] | None
-    score: int
-    over: bool
-    won: bool
-    undos_left: int
-    ranked: bool
-    #: Where the last letter's tile landed, ``(row, col, value)``; None after an undo or at the opening.
-    tile: tuple[int, int, int] | None = None
-    #: A hint was asked for through this game (the server's own word): it is not ranked.
-    helped: bool = False
-    #: With ``skip_illegal``: the letters applied (the others were refused and dropped), and the
-    #: tile of each (None for an undo), so a client can play them out one by one.
-    applied: str | None = None
-    tiles: list[tuple[int, int, int] | None] | None = None
-    #: ``board`` as compact JSON text, when the mover had it at hand (``api.schemas.answer_text``).
-    board_text: str | None = field(default=None, compare=False, repr=False)
-    #: Makes ``board`` the first time it is read (``Game.board_later``): a socket's answer is the
-    #: text, so the lists of a move's board are made only for an answer that reads them.
-    made_board: Callable[[], list[list[int]]] | None = field(default=None, compare=False, repr=False)
-
-    @property
-    def board(self) -> list[list[int]]:
-        """The board as rows of tile values, 0 for empty."""
-        rows = self._board
-        if rows is None:
-            rows = self._board = self.made_board()  # type: ignore[misc]
-        return rows
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Position:
-            return NotImplemented
-        return _compared(self) == _compared(other)
-
-
-def _compared(p: Position) -> tuple[object, ...]:
-    """What two answers are equal by: their compared fields, the board made first."""
-    _ = p.board
-    return tuple(getattr(p, f.name) for f in fields(p) if f.compare)
-
-
-@dataclass(frozen=True)
-class Started:
-    id: str
-    token: str
-    size: int
-    mode: Mode
-    date: date | None
-    position: Position
-    #: The bot's name for a bot game (ranked on the engines board); None for a player's game.
-    bot: str | None = None
-    #: Daily tries left today for this browser and size after this one; None for a classic game.
-    tries_left: int | None = None
-
-
-@dataclass(frozen=True)
-class Tries:
-    """Who starts a daily game, as its tries are counted: the browser (an id the server
-    issued) and the network (the IPv4 address, the IPv6 /64), each with its allowance."""
-
-    browser: str | None
-    network: str | None
-    per_browser: int = 3
-    per_network: int = 30
-
-
-def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None,
-              board: list[list[int]] | None = None, helped: bool = False) -> Position:
-    return Position(at, board or game.board, game.score, game.over, game.won, game.undos_left,
-                    game.ranked and not helped, tile or game.last_tile(), helped)
-
-
-def _count_tries(store: LiveStore, secret: str, tries: Tries, day: date, size: int,
-                 now: datetime) -> int | None:
-    """Count one daily try against the browser's and the network's allowances, or ClientError
-    (429, code ``daily_tries_used``) counting nothing. The answer: tries left for the browser."""
-    counted: list[str] = []
-    left = None
-    for per, who, limit in (("network", tries.network, tries.per_network),
-                            ("browser", tries.browser, tries.per_browser)):
-        if who is None:
-            continue
-        key = client_key(secret, f"{per}:{who}")
-        used = store.count_try(key, day, size, limit)
-        if not used:
-            for done in counted:
-                store.uncount_try(done, day, size)
-            next_day = datetime.combine(day + timedelta(days=1), time(0), UTC)
-            wait = int((next_day - now).total_seconds()) + 1
-            whom = "this browser has" if per == "browser" else "browsers on this network have"
-            raise ClientError(
-                429, f"{whom} started today's {size}x{size} daily game {limit} times; the next one comes at "
-                     "00:00 UTC", {"Retry-After": str(wait)}, code="daily_tries_used",
-                fields={"per": per, "limit": limit, "tries": limit, "size": size, "retry_after": wait,
-                        "next_day": next_day.isoformat(),
-                        "next_at": next_day.isoformat().replace("+00:00", "Z")})
-        counted.append(key)
-        if per == "browser":
-            left = limit - used
-    return left
-
-
+def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None, helped: bool = False,
+              **given: object) -> Position:
+    return position(at, game, ranked=game.ranked and not helped, tile=tile or game.last_tile(), helped=helped,
+                    **given)
 
 
 class _Tokens:
@@ -223,46 +90,15 @@ class _Tokens:
 _tokens = _Tokens()
 
 
-def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str | None = None,
-          daily_tries: int = 3, tries: Tries | None = None, bot: str | None = None,
-          now: datetime | None = None) -> Started:
-    """Issue a game: a random seed (classic) or the day's shared one (daily), kept on the server.
-
-    A daily game counts against the tries of ``tries`` (its browser's and its
-    network's allowances; ``client`` and ``daily_tries`` stand for a network of
-    one address with that allowance) for its size and UTC day: 429 with code
-    ``daily_tries_used`` beyond. A ``bot`` game (the bot's name) is ranked on the
-    engines board. The answer has no seed and nothing else the spawns could be
-    worked out from.
-    """
-    if size not in SIZES:
-        raise ClientError(422, f"size must be one of {', '.join(map(str, SIZES))}, got {size}")
-    if mode not in MODES:
-        raise ClientError(422, f"mode must be 'classic' or 'daily', got {mode!r}")
-    if bot is not None:
-        bot = check_name(bot)
-    now = now or utc_now()
-    day = now.date() if mode == "daily" else None
-    if tries is None and client is not None:
-        tries = Tries(None, client, daily_tries, daily_tries)
-    left = None
-    if day is not None and tries is not None:
-        left = _count_tries(store, secret, tries, day, size, now)
-    seed = daily_seed(secret, day, size) if day else classic_seed()
-    game = Game(size, seed)
-    live = Live(new_game_id(), size, seed, mode, day, 0, "", game.snapshot(),
-                board="engines" if bot is not None else "players", bot=bot)
-    store.create(live, now)
-    return Started(live.id, game_token(secret, live.id), size, mode, day, _position(0, game), bot, left)
-
 
 def _uncounted(hit: Hit | None) -> Hit | None:
     """``hit`` if the store still has to make that count, else None."""
     return hit if hit is not None and not hit.counted else None
 
 
-def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True,
-          hit: Hit | None = None) -> Live:
+def open_game(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool = True,
+              hit: Hit | None = None) -> Live:
+    """The game ``game_id`` as the store has it, for the holder of its token (404, 403 otherwise)."""
     live = store.load(game_id, log=log, hit=_uncounted(hit)) if could_be_game_id(game_id) else None
     if live is None:
         raise ClientError(404, f"there is no game {game_id!r} (or it was idle too long and removed); "
@@ -272,7 +108,8 @@ def _open(store: LiveStore, secret: str, game_id: str, token: str, *, log: bool 
     return live
 
 
-def _in_play(live: Live) -> dict[str, object]:
+def in_play(live: Live) -> dict[str, object]:
+    """The position of a game still in play (409 once it is finished)."""
     if live.finished:
         raise ClientError(409, "this game is finished; start a new one", code="game_finished")
     if live.snapshot is None:
@@ -336,21 +173,21 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
     if at < 0:
         raise ClientError(422, f"at must be 0 or more, got {at}")
     now = now or utc_now()
-    kept = _recent.take(game_id, at) if _tokens.check(secret, game_id, token) else None
+    kept = recent.take(game_id, at) if _tokens.check(secret, game_id, token) else None
     for _ in range(ATTEMPTS):
         if kept is not None:  # this process made the game's last move: nothing to read
             live, game = kept
             kept = None
         else:
-            live = _open(store, secret, game_id, token, log=False, hit=hit)
+            live = open_game(store, secret, game_id, token, log=False, hit=hit)
             game = None
-        snapshot = _in_play(live)
+        snapshot = in_play(live)
         new = moves
         if at > live.at:
             raise ClientError(409, f"at is {at} but the game has {live.at} moves; "
                                    "ask for its state and go on from there")
         if at < live.at:
-            live = _open(store, secret, game_id, token)  # a retry or a fork: the log tells which
+            live = open_game(store, secret, game_id, token)  # a retry or a fork: the log tells which
             if at > live.at:
                 continue  # the game changed meanwhile
             played = live.log[at:]
@@ -368,7 +205,7 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
         started = perf_counter()
         remembered, resumed = game is not None, False
         if game is None:
-            held = _recent.take(live.id, live.at)
+            held = recent.take(live.id, live.at)
             resumed = held is None
             game = held[1] if held is not None else Game.resume(snapshot)
         if skip_illegal:
@@ -376,9 +213,8 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
             if not new:  # every key met a wall: nothing to store
                 if remembered:
                     continue  # unless the store says otherwise (a game finished elsewhere)
-                _recent.put(live, game)
-                stayed = _position(live.at, game, _stored_tile(snapshot), helped=live.helped)
-                return replace(stayed, applied="", tiles=[])
+                recent.put(live, game)
+                return _position(live.at, game, _stored_tile(snapshot), live.helped, applied="", tiles=[])
         elif remembered:
             if game.play(new) != len(new):
                 continue  # refused: the store says why (the game may have been finished elsewhere)
@@ -412,11 +248,10 @@ def _saved(live: Live, game: Game, new: str, tiles: list[tuple[int, int, int] | 
     """The answer to ``new`` letters the store has just saved; the game is kept in memory as the
     store now has it (the position is the kept game's, see ``recent.RecentGames``)."""
     at = live.at + len(new)
-    answer = Position(at, None, game.score, game.over, game.won, game.undos_left,
-                      game.ranked and not live.helped, tile, live.helped,
-                      new if skip_illegal else None, tiles, game.board_json(), game.board_later())
+    answer = position(at, game, ranked=game.ranked and not live.helped, lazy=True, tile=tile,
+                      helped=live.helped, applied=new if skip_illegal else None, tiles=tiles)
     live.at, live.log, live.snapshot = at, "", IN_MEMORY
-    _recent.put(live, game)
+    recent.put(live, game)
     metrics.count_moves(len(new), perf_counter() - started)
     return answer
 
@@ -435,7 +270,7 @@ async def play_kept(store: LiveStore, secret: str, game_id: str, *, token: str, 
         return None
     if not _tokens.check(secret, game_id, token):
         return None
-    kept = _recent.take(game_id, at)
+    kept = recent.take(game_id, at)
     if kept is None:
         return None
     live, game = kept
@@ -471,7 +306,7 @@ async def committed(commits: GroupCommit, game_id: str) -> None:
     try:
         await batch.waiter()
     except Exception:
-        _recent.forget(game_id)
+        recent.forget(game_id)
         raise
 
 
@@ -501,7 +336,7 @@ def _skipping_retry(live: Live, at: int, moves: str, charge: Charge | None) -> P
     if not live.log[at:].startswith(applied):
         raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
                                "fork (undo is the only way back)", code="forked")
-    return replace(_position(at + len(applied), game, helped=live.helped), applied=applied, tiles=tiles)
+    return _position(at + len(applied), game, helped=live.helped, applied=applied, tiles=tiles)
 
 
 def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:
@@ -520,8 +355,8 @@ class State:
 
 def state(store: LiveStore, secret: str, game_id: str, *, token: str) -> State:
     """Where the game stands, and its log so far (for the player who holds the token)."""
-    live = _open(store, secret, game_id, token)
-    snapshot = _in_play(live)
+    live = open_game(store, secret, game_id, token)
+    snapshot = in_play(live)
     return State(_position(live.at, Game.resume(snapshot), _stored_tile(snapshot), helped=live.helped),
                  live.log)
 
@@ -546,93 +381,13 @@ def hint(store: LiveStore, secret: str, game_id: str, *, token: str, at: int,
     otherwise), ``solve(board)`` thinking. The game is marked helped before the answer leaves,
     so it is never ranked, whatever its finish says.
     """
-    live = _open(store, secret, game_id, token)
-    snapshot = _in_play(live)
+    live = open_game(store, secret, game_id, token)
+    snapshot = in_play(live)
     if at != live.at:
         raise ClientError(409, f"at is {at} but the game has {live.at} moves; a hint is for the position "
                                "the game is in")
     store.mark_helped(live.id)
-    _recent.forget(live.id)  # its next move reads the store, which says it was helped
+    recent.forget(live.id)  # its next move reads the store, which says it was helped
     move, scores = solve(Game.resume(snapshot).board)
     return Hinted(move, scores)
 
-
-def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
-           name: str | None, log: str | None = None, helped: bool = False, name_key: str | None = None,
-           now: datetime | None = None, charge: Charge | None = None,
-           checking: Callable[[int, int, str], dict[str, Any]] | None = None) -> Finished:
-    """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
-
-    ``log``, if sent, must be the server's log (409 otherwise); it may go on
-    past it by up to 64 letters, which are played first as by ``play``. A game
-    that used undo, that asked for a hint through itself, or that the player
-    marks ``helped`` (hint or autoplay), is kept but not ranked. Finishing a
-    finished game again gives the same answer (a lost answer can be asked for
-    again). A daily game's seed stays hidden (None) while its moves are accepted.
-
-    ``name`` is checked by the name rule and by ``owners``: a held name needs
-    its ``name_key`` (409 ``name_held``), a look-alike of a held name is refused
-    (409 ``name_confusable``); the finish that first uses a name answers its key.
-    A bot game is recorded under its bot's name (``name`` is then that name).
-
-    ``checking(size, seed, log)``, for a ranked players' game, gives the record's
-    engine-like check columns (``reviews.checks``: done now, or left to the
-    background checker with ``checked`` false, which keeps it off the players'
-    board until then).
-    """
-    now = now or utc_now()
-    engine = sessions.kw["bind"]
-    bot = _open(store, secret, game_id, token).bot
-    if bot is not None:
-        name = bot
-    elif name is None:
-        raise ClientError(422, "name: required")
-    else:
-        name = check_name(name)
-        owners.check(engine, name, name_key, game_id, now)  # before any work: a held name is not a bad game
-    taken: dict[str, str | None] = {}
-
-    def take_name(conn: Connection) -> None:
-        # in the finish's own transaction: the name is taken by the finish that keeps the record
-        taken["key"] = owners.claim(conn, secret, name, name_key, game_id, now)  # type: ignore[arg-type]
-
-    game: Game | None = None  # the replay so far: a move that lands meanwhile only extends it
-    until = monotonic() + FINISH_SECONDS
-    while True:
-        live = _open(store, secret, game_id, token)
-        if live.finished:  # by this call, or by a retry of it that won the race: the same answer
-            if log is not None and log != live.log:
-                raise ClientError(409, "this game was finished with another log")
-            with sessions() as session:
-                done = finish_answer(session, live.id)
-            return replace(done, name_key=owners.key_for(engine, secret, live.id))
-        if monotonic() >= until:
-            raise ClientError(409, "the game changed while it was being finished; try again")
-        snapshot = _in_play(live)
-        if log is not None and log != live.log:
-            if not log.startswith(live.log) or len(log) - len(live.log) > MAX_MOVES:
-                raise ClientError(409, "the log differs from the moves this game was dealt")
-            play(store, secret, game_id, token=token, at=live.at, moves=log[live.at:], now=now, charge=charge)
-            continue
-        # the server's own replay is the verification; the log only grows, so a later attempt
-        # replays only the letters played since the last one
-        if game is None or not live.log.startswith(game.log):
-            game = replay(live.size, live.seed, live.log)
-        else:
-            since = live.log[len(game.log):]
-            if game.play(since) != len(since):
-                raise RuntimeError(f"game {live.id}: its log does not replay")
-        if (game.board, game.score) != (snapshot["board"], snapshot["score"]):
-            raise RuntimeError(f"game {live.id}: the replay of its log is not its position")
-        ranked = game.ranked and not helped and not live.helped
-        started, batches = store.arrivals(live.id)
-        times = None if started is None else times_text(int(started.timestamp() * 1000), batches, live.at)
-        record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
-                  "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked,
-                  "helped": live.helped or helped, "times": times}
-        if ranked and bot is None and checking is not None:
-            record |= checking(live.size, live.seed, live.log)
-        _recent.take(live.id, live.at)  # no move after the finish may be played from memory
-        if store.finish(live, live.at, record, None if bot is not None else take_name):
-            with sessions() as session:
-                return replace(finish_answer(session, live.id), name_key=taken.get("key"))
