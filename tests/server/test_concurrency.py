@@ -110,7 +110,7 @@ def test_a_slow_finish_that_a_retry_landed_meanwhile_gets_the_retrys_answer(app,
     retry lands the game meanwhile. Both answer the same 200, the name key included."""
     played = api.served(4, 20)
     store, secret, sessions, issued = app.state.store, app.state.secret, app.state.sessions, played.issued
-    monkeypatch.setattr(live, "FINISH_SECONDS", 0.05)
+    monkeypatch.setattr(live.finishing, "FINISH_SECONDS", 0.05)
     answers = []
 
     def slow_check(size: int, seed: int, log: str) -> dict:

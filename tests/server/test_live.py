@@ -198,9 +198,9 @@ def test_a_game_over_stays_over(api):
 
 
 def test_a_game_stops_taking_moves_at_the_longest_log_kept(api, monkeypatch):
-    from game2048.server import live
+    from game2048.server.live import moving
 
-    monkeypatch.setattr(live, "MAX_LOG", 5)
+    monkeypatch.setattr(moving, "MAX_LOG", 5)
     played = api.served(4, 5)
     r = api.moves(played.issued, played.at, next_move(played.board))
     assert r.status_code == 409 and "longest log" in r.json()["error"]

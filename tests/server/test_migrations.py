@@ -220,7 +220,7 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
     try:
         migrate(engine)
         store, secret = DatabaseStore(engine), "a" * 32
-        monkeypatch.setattr(live, "classic_seed", lambda: 2048)  # a deal where these letters all move
+        monkeypatch.setattr(live.starting, "classic_seed", lambda: 2048)  # a deal where these letters all move
         started = live.start(store, secret, 4, "classic")
         at = 0
         for letters in ("L", "D", "LD", "Z", "R"):

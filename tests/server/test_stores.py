@@ -235,7 +235,7 @@ def test_sqlite_tails_hold_every_letter_of_long_messages_and_retries(app, monkey
     from game2048.server.live.stores import tail
 
     store, secret = app.state.store, app.state.secret
-    monkeypatch.setattr(live, "classic_seed", lambda: 2048)  # one deal, which lasts long on 6x6
+    monkeypatch.setattr(live.starting, "classic_seed", lambda: 2048)  # one deal, which lasts long on 6x6
     started = live.start(store, secret, 6, "classic")
     game = replay(6, 2048, "")  # the same deal as the server's
     letters, starts = "", []
@@ -265,7 +265,7 @@ def test_sqlite_writes_the_position_only_with_the_moves_that_empty_the_tail(app,
     from game2048.server.live.stores import tail
 
     store, secret = app.state.store, app.state.secret
-    monkeypatch.setattr(live, "classic_seed", lambda: 2048)
+    monkeypatch.setattr(live.starting, "classic_seed", lambda: 2048)
     started = live.start(store, secret, 4, "classic")
     game = replay(4, 2048, "")  # the same deal as the server's
     letters, written, kinds = "", 0, []
@@ -277,7 +277,7 @@ def test_sqlite_writes_the_position_only_with_the_moves_that_empty_the_tail(app,
             batch = next(d for d in "LDRU" if game.play(d))
         if n % 5 == 4:
             live.forget(started.id)  # as if another worker played the last move
-        remembered = (started.id, len(letters)) in live._recent._games
+        remembered = (started.id, len(letters)) in live.moving.recent._games
         answer = live.play(store, secret, started.id, token=started.token, at=len(letters), moves=batch)
         letters += batch
         tile = game.last_tile()
