@@ -104,7 +104,7 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.accept()
             # the messages in a task of their own: a task that waits for a message goes out and
             # back in through every coroutine it is awaited by (each middleware's, the router's),
-            # about thirty here; in a task of its own, through two (6 us a message, docs/deploy.md)
+            # about thirty here; in a task of its own, through two (6 us a message, bench/server.md)
             await asyncio.create_task(_serve(websocket, app, client, game_id))
     finally:
         sockets[key] -= 1
@@ -348,7 +348,7 @@ def _plain_moves(data: dict[str, Any]) -> bool:
 #: The threads that play moves on a store whose driver blocks (PostgreSQL, Redis): as many as
 #: the store keeps connections for moves. Handing a move to a pool of our own through the event
 #: loop's executor costs about two thirds of anyio's ``run_in_threadpool`` (no limiter, no
-#: context copy; docs/deploy.md).
+#: context copy; bench/server.md).
 _MOVERS: list[ThreadPoolExecutor] = []
 
 
