@@ -32,7 +32,7 @@ DEFAULT_CPU_BUDGET = "10/minute"
 #: (about 10 ms each on 4×4), so hints get a budget of their own.
 DEFAULT_HINT_CPU_BUDGET = "30/minute"
 
-#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Operations"). The cap per
+#: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Fixed limits"). The cap per
 #: address and the deadline for a request's headers are ``limits.connections.GuardedHTTP``'s.
 UVICORN_LIMITS: dict[str, object] = {
     "timeout_keep_alive": 5,         # seconds an idle keep-alive connection stays open

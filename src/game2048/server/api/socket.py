@@ -87,7 +87,7 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
             await websocket.accept()
             # the messages in a task of their own: a task that waits for a message goes out and
             # back in through every coroutine it is awaited by (each middleware's, the router's),
-            # about thirty here; in a task of its own, through two (6 us a message, docs/deploy.md)
+            # about thirty here; in a task of its own, through two (6 us a message, bench/server.md)
             await asyncio.create_task(_serve(websocket, app, client, game_id))
     finally:
         sockets[key] -= 1

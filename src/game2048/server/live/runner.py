@@ -39,7 +39,7 @@ from .stores import MOVE_CONNECTIONS, LiveStore
 #: The threads that play moves on a store whose driver blocks (PostgreSQL, Redis): as many as
 #: the store keeps connections for moves. Handing a move to a pool of our own through the event
 #: loop's executor costs about two thirds of anyio's ``run_in_threadpool`` (no limiter, no
-#: context copy; bench/RESULTS.md).
+#: context copy; bench/server.md).
 _MOVERS: list[ThreadPoolExecutor] = []
 
 

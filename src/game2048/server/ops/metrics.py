@@ -71,7 +71,7 @@ class _MoveCounts:
     """Moves dealt and their time, added to ``MOVES`` and ``MOVES_TIME`` by a thread of their own
     every ``MOVES_EVERY`` seconds (and before this process answers ``/metrics``, and at its exit):
     a move is counted on its hot path, where the two counters' increments cost more than the rest
-    of its bookkeeping (docs/deploy.md)."""
+    of its bookkeeping (bench/server.md)."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()

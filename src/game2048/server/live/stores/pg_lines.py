@@ -2,7 +2,7 @@
 
 A move's one statement through psycopg's asyncio connection cost the server
 about 80 us of CPU (a cursor, its query and parameters adapted, a
-generator driven through the loop a step at a time, docs/deploy.md); a move
+generator driven through the loop a step at a time, bench/server.md); a move
 needs none of that. Each running loop keeps a few connections of its own,
 made by psycopg from the store's URL (its TLS, password and options, and the
 moves' session settings, ``session_sql``), and then driven through libpq

@@ -1,7 +1,7 @@
 """Redis connections for moves saved from the event loop (``RedisStore.save_async``).
 
 A move's script sent through redis-py's asyncio client cost the server about
-100 us of CPU a round trip (docs/deploy.md): a connection taken from a pool
+100 us of CPU a round trip (bench/server.md): a connection taken from a pool
 and given back, a lock and a health check a command, a reader task; a move
 needs none of them. Each running loop keeps one connection of its own, on
 which every move is sent as soon as it is made, without waiting for the
