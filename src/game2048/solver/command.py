@@ -9,6 +9,8 @@ from typing import Annotated
 
 import typer
 
+from ..rules import DEFAULT_SIZE
+
 
 def _worker_init() -> None:
     from .search import warm_up
@@ -17,7 +19,7 @@ def _worker_init() -> None:
 
 
 def solve(
-    size: Annotated[int, typer.Option(help="Board size, 3 to 6.")] = 4,
+    size: Annotated[int, typer.Option(help="Board size, 3 to 6.")] = DEFAULT_SIZE,
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 10,
     seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
     preset: Annotated[str, typer.Option(

@@ -13,11 +13,12 @@ import time
 from dataclasses import dataclass
 
 from ..game import Game
+from ..rules import DEFAULT_SIZE
 from .search import analyse
 
 
 def play_game(
-    size: int = 4,
+    size: int = DEFAULT_SIZE,
     seed: int = 0,
     preset: str = "fast",
     *,
