@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from ..rules import DEFAULT_SIZE
+from .search import DEFAULT_PRESET
 
 
 def _worker_init() -> None:
@@ -24,7 +25,7 @@ def solve(
     seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
     preset: Annotated[str, typer.Option(
         help="fast, normal, strong, or learned (the trained network on 4x4 where its weights are "
-             "installed, strong elsewhere).")] = "fast",
+             "installed, strong elsewhere).")] = DEFAULT_PRESET,
     depth: Annotated[
         int | None, typer.Option(min=0, max=30, help="Search this many spawns deep instead.")
     ] = None,

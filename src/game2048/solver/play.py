@@ -14,13 +14,13 @@ from dataclasses import dataclass
 
 from ..game import Game
 from ..rules import DEFAULT_SIZE
-from .search import analyse
+from .search import DEFAULT_PRESET, analyse
 
 
 def play_game(
     size: int = DEFAULT_SIZE,
     seed: int = 0,
-    preset: str = "fast",
+    preset: str = DEFAULT_PRESET,
     *,
     max_moves: int | None = None,
     depth: int | None = None,
