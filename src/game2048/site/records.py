@@ -95,7 +95,7 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
     """
     try:
         with request.app.state.sessions() as s:
-            record = games.get_record(s, game_id[:64])
+            record = games.get_record(s, game_id)
     except ClientError:
         return render(request, "game_missing.html", "leaderboard", status_code=404)
     # a finished game's page is the same for every view in one language: drawn once, kept
