@@ -18,23 +18,31 @@ of their own, one per language, under ``templates/pages/``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from ..web.assets import STATIC_DIR
+
+#: The site's languages, in the chooser's order: the one list a new language joins (docs/languages.md).
 LANGUAGES: tuple[str, ...] = ("en", "he", "ru", "th")
 DEFAULT_LANGUAGE = "en"
-RTL: frozenset[str] = frozenset({"he"})
-#: Each language's name in itself, for the chooser.
-NATIVE_NAMES: dict[str, str] = {"en": "English", "he": "עברית", "ru": "Русский", "th": "ไทย"}
 COOKIE = "lang"
 
 STRINGS_DIR = Path(__file__).resolve().parent / "strings"
 #: Every interface string of the site's pages, ``STRINGS[lang][key]``: one JSON file a language
-#: (``strings/<lang>.json``), written like the game's own packs: ``{name}`` placeholders.
+#: (``strings/<lang>.json``), written like the game's own packs: ``{name}`` placeholders. Its
+#: ``number_*`` and ``plural_*`` keys say how the language writes numbers and counts (CLDR's data).
 STRINGS: dict[str, dict[str, str]] = {
     code: json.loads((STRINGS_DIR / f"{code}.json").read_text(encoding="utf-8")) for code in LANGUAGES
+}
+#: The game's language packs (``web/static/js/i18n/<lang>.json``): besides the game's strings, each
+#: gives the language's ``name`` in itself, its ``dir`` (``ltr`` or ``rtl``) and its ``locale``.
+PACKS: dict[str, dict[str, Any]] = {
+    code: json.loads((STATIC_DIR / "js" / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
+    for code in LANGUAGES
 }
 
 
@@ -82,8 +90,37 @@ def strings(lang: str) -> dict[str, str]:
 
 
 def direction(lang: str) -> str:
-    """``rtl`` for right-to-left languages, else ``ltr``."""
-    return "rtl" if lang in RTL else "ltr"
+    """``rtl`` for right-to-left languages, else ``ltr`` (as the language's pack says)."""
+    return PACKS.get(lang, PACKS[DEFAULT_LANGUAGE])["dir"]
+
+
+_CONDITION = re.compile(r"n(?: % (\d+))? (!?=) ([\d.,]+)")
+
+
+def _holds(rule: str, n: int) -> bool:
+    """Whether whole number ``n`` meets a CLDR plural rule: ``n % 10 = 2..4 and n % 100 != 12..14``."""
+
+    def condition(text: str) -> bool:
+        modulus, operator, values = _CONDITION.fullmatch(text.strip()).groups()  # type: ignore[union-attr]
+        x = n % int(modulus) if modulus else n
+        ranges = (v.split("..") for v in values.split(","))
+        return any(int(r[0]) <= x <= int(r[-1]) for r in ranges) == (operator == "=")
+
+    return any(all(condition(c) for c in part.split(" and ")) for part in rule.split(" or "))
+
+
+def plural_category(lang: str, n: int) -> str:
+    """The CLDR plural category of a whole number, as ``Intl.PluralRules`` gives it, from the
+    ``plural_<category>`` rules of ``strings/<lang>.json``.
+
+    >>> [plural_category("ru", n) for n in (1, 3, 5, 11, 21, 24)]
+    ['one', 'few', 'many', 'many', 'one', 'few']
+
+    ``tests/vectors/plurals.json`` binds this to the browser's ``Intl.PluralRules``.
+    """
+    rules = strings(lang)
+    return next((c for c in ("zero", "one", "two", "few", "many")
+                 if f"plural_{c}" in rules and _holds(rules[f"plural_{c}"], abs(n))), "other")
 
 
 def language_links(
@@ -102,7 +139,8 @@ def language_links(
         links.append(
             {
                 "code": code,
-                "name": NATIVE_NAMES[code],
+                "name": PACKS[code]["name"],
+                "dir": PACKS[code]["dir"],
                 "href": href,
                 "absolute": origin + href,
                 "current": code == current,
