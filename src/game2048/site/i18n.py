@@ -89,34 +89,25 @@ def strings(lang: str) -> dict[str, str]:
     return STRINGS.get(lang, STRINGS[DEFAULT_LANGUAGE])
 
 
-def direction(lang: str) -> str:
-    """``rtl`` for right-to-left languages, else ``ltr`` (as the language's pack says)."""
-    return PACKS.get(lang, PACKS[DEFAULT_LANGUAGE])["dir"]
-
-
 _CONDITION = re.compile(r"n(?: % (\d+))? (!?=) ([\d.,]+)")
 
 
 def _holds(rule: str, n: int) -> bool:
     """Whether whole number ``n`` meets a CLDR plural rule: ``n % 10 = 2..4 and n % 100 != 12..14``."""
-
-    def condition(text: str) -> bool:
-        modulus, operator, values = _CONDITION.fullmatch(text.strip()).groups()  # type: ignore[union-attr]
+    def condition(modulus: str | None, operator: str, values: str) -> bool:
         x = n % int(modulus) if modulus else n
-        ranges = (v.split("..") for v in values.split(","))
-        return any(int(r[0]) <= x <= int(r[-1]) for r in ranges) == (operator == "=")
-
-    return any(all(condition(c) for c in part.split(" and ")) for part in rule.split(" or "))
+        inside = any(int(v.split("..")[0]) <= x <= int(v.split("..")[-1]) for v in values.split(","))
+        return inside == (operator == "=")
+    return any(all(condition(*_CONDITION.fullmatch(c.strip()).groups())  # type: ignore[union-attr]
+                   for c in part.split(" and ")) for part in rule.split(" or "))
 
 
 def plural_category(lang: str, n: int) -> str:
-    """The CLDR plural category of a whole number, as ``Intl.PluralRules`` gives it, from the
-    ``plural_<category>`` rules of ``strings/<lang>.json``.
+    """The CLDR plural category of a whole number by the ``plural_*`` rules of ``strings/<lang>.json``;
+    ``tests/vectors/plurals.json`` binds it to the browser's ``Intl.PluralRules``.
 
     >>> [plural_category("ru", n) for n in (1, 3, 5, 11, 21, 24)]
     ['one', 'few', 'many', 'many', 'one', 'few']
-
-    ``tests/vectors/plurals.json`` binds this to the browser's ``Intl.PluralRules``.
     """
     rules = strings(lang)
     return next((c for c in ("zero", "one", "two", "few", "many")
@@ -169,7 +160,7 @@ def page_context(request: Any, active: str = "", lang: str | None = None) -> dic
     return {
         "request": request,
         "lang": lang,
-        "dir": direction(lang),
+        "dir": PACKS.get(lang, PACKS[DEFAULT_LANGUAGE])["dir"],
         "t": strings(lang),
         "languages": language_links(request.url.path, request.query_params, lang, origin),
         "origin": origin,  # the alternates need absolute links: only with GAME2048_PUBLIC_URL
