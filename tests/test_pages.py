@@ -204,9 +204,12 @@ def test_pick_language_weighs_accept_language() -> None:
 
 
 def test_every_language_has_every_interface_string() -> None:
-    keys = set(STRINGS["en"])
+    # a language's plural rules name only the categories it has (CLDR's)
+    def keys(lang: str) -> set[str]:
+        return {k for k in STRINGS[lang] if not k.startswith("plural_")}
+
     for lang in LANGUAGES:
-        assert set(STRINGS[lang]) == keys, lang
+        assert keys(lang) == keys("en"), lang
 
 
 def test_a_small_tile_walled_in_by_big_ones_is_trapped() -> None:

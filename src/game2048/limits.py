@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .rules import LETTERS, MAX_UNDOS, SIZES, TARGETS, UNDO_LETTER
+from .rules import DEFAULT_SIZE, LETTERS, MAX_UNDOS, SIZES, TARGETS, UNDO_LETTER
 from .spawn import MAX_SEED
 
 #: The longest move log accepted. A 4x4 game that builds 131072 (the largest
@@ -40,6 +40,7 @@ def as_json() -> dict[str, Any]:
     """Every bound, as ``tests/vectors/limits.json`` holds it."""
     return {
         "sizes": list(SIZES),
+        "default_size": DEFAULT_SIZE,
         "targets": {str(n): t for n, t in TARGETS.items()},
         "max_seed": MAX_SEED,
         "max_log": MAX_LOG,

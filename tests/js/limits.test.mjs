@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
-import { LETTERS, MAX_SEED, MAX_UNDOS, SIZES, TARGETS, UNDO_LETTER } from '../../src/game2048/web/static/js/engine.js';
+import { DEFAULT_SIZE, LETTERS, MAX_SEED, MAX_UNDOS, SIZES, TARGETS, UNDO_LETTER } from '../../src/game2048/web/static/js/engine.js';
 import { GAME_ID, MAX_LOG, MAX_MOVES, NAME_MAX } from '../../src/game2048/web/static/js/limits.js';
 
 const LIMITS = JSON.parse(readFileSync(new URL('../vectors/limits.json', import.meta.url), 'utf8'));
@@ -15,6 +15,7 @@ test('the page states the bounds of records and requests as the server does', ()
 
 test('the engine states the rules\' facts as the library does', () => {
   assert.deepEqual([...SIZES], LIMITS.sizes);
+  assert.equal(DEFAULT_SIZE, LIMITS.default_size);
   assert.deepEqual(Object.fromEntries(Object.entries(TARGETS).map(([k, v]) => [String(k), v])), LIMITS.targets);
   assert.equal(MAX_SEED, LIMITS.max_seed);
   assert.equal(MAX_UNDOS, LIMITS.max_undos);

@@ -7,8 +7,7 @@ import { test } from 'node:test';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { NAME_MAX, charClass, cleanName } from '../../src/game2048/web/static/js/names.js';
 import { RUNS, UNICODE_VERSION } from '../../src/game2048/web/static/js/name_table.js';
-import { LANGUAGES } from '../../src/game2048/web/static/js/i18n.js';
-import { pack } from './packs.mjs';
+import { LANGUAGES, pack } from './packs.mjs';
 
 const VECTORS = JSON.parse(fs.readFileSync(new URL('../vectors/names.json', import.meta.url), 'utf8'));
 

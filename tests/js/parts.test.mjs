@@ -5,7 +5,6 @@ import { test } from 'node:test';
 
 import fs from 'node:fs';
 
-import { LANGUAGES } from '../../src/game2048/web/static/js/i18n.js';
 import { KEYMAP, swipeDirection } from '../../src/game2048/web/static/js/input.js';
 import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { newSession, restore, restoreBest, serialise } from '../../src/game2048/web/static/js/saved_game.js';
@@ -16,7 +15,7 @@ import { SubmissionQueue } from '../../src/game2048/web/static/js/submissions.js
 import { Api, ApiError } from '../../src/game2048/web/static/js/api.js';
 import { NameKeys } from '../../src/game2048/web/static/js/name_keys.js';
 import { tileFace } from '../../src/game2048/web/static/js/tile_face.js';
-import { pack, translator } from './packs.mjs';
+import { LANGUAGES, pack, translator } from './packs.mjs';
 
 class MemoryBackend {
   constructor() { this.items = new Map(); }

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from game2048.site.i18n import LANGUAGES
 from game2048.site.play import pack, plural_category, text
 from game2048.web.assets import PAGE_STYLES, STATIC_DIR, module_graph, precache_list, release
 
@@ -139,8 +140,13 @@ def test_robots_txt(client):
     assert client.get("/robots.txt").text.startswith("User-agent: *")
 
 
+def test_every_language_of_the_site_has_the_game_s_pack_and_no_other():
+    assert sorted(p.stem for p in (STATIC_DIR / "js" / "i18n").glob("*.json")) == sorted(LANGUAGES)
+
+
 def test_the_server_counts_like_the_browser():
     vectors = json.loads(VECTORS.read_text())["categories"]
+    assert sorted(vectors) == sorted(LANGUAGES)  # node tests/vectors/plurals.mjs writes a new language's
     for lang, cases in vectors.items():
         for n, category in cases.items():
             assert plural_category(lang, int(n)) == category, (lang, n)

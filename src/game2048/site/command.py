@@ -6,6 +6,8 @@ from typing import Annotated
 
 import typer
 
+from ..rules import DEFAULT_SIZE
+
 #: Seconds between saves of a long run.
 SAVE_EVERY = 60
 #: Where results go unless --out says otherwise: never into the installed package.
@@ -14,7 +16,7 @@ DEFAULT_OUT = "simulations.json"
 
 def simulate(
     games: Annotated[int, typer.Option(help="Games per strategy and board size.", min=1)] = 1000,
-    sizes: Annotated[str, typer.Option(help="Board sizes, comma-separated (3 to 6).")] = "4",
+    sizes: Annotated[str, typer.Option(help="Board sizes, comma-separated (3 to 6).")] = str(DEFAULT_SIZE),
     strategies: Annotated[
         str,
         typer.Option(

@@ -18,23 +18,31 @@ of their own, one per language, under ``templates/pages/``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from ..web.assets import STATIC_DIR
+
+#: The site's languages, in the chooser's order: the one list a new language joins (docs/languages.md).
 LANGUAGES: tuple[str, ...] = ("en", "he", "ru", "th")
 DEFAULT_LANGUAGE = "en"
-RTL: frozenset[str] = frozenset({"he"})
-#: Each language's name in itself, for the chooser.
-NATIVE_NAMES: dict[str, str] = {"en": "English", "he": "עברית", "ru": "Русский", "th": "ไทย"}
 COOKIE = "lang"
 
 STRINGS_DIR = Path(__file__).resolve().parent / "strings"
 #: Every interface string of the site's pages, ``STRINGS[lang][key]``: one JSON file a language
-#: (``strings/<lang>.json``), written like the game's own packs: ``{name}`` placeholders.
+#: (``strings/<lang>.json``), written like the game's own packs: ``{name}`` placeholders. Its
+#: ``number_*`` and ``plural_*`` keys say how the language writes numbers and counts (CLDR's data).
 STRINGS: dict[str, dict[str, str]] = {
     code: json.loads((STRINGS_DIR / f"{code}.json").read_text(encoding="utf-8")) for code in LANGUAGES
+}
+#: The game's language packs (``web/static/js/i18n/<lang>.json``): besides the game's strings, each
+#: gives the language's ``name`` in itself, its ``dir`` (``ltr`` or ``rtl``) and its ``locale``.
+PACKS: dict[str, dict[str, Any]] = {
+    code: json.loads((STATIC_DIR / "js" / "i18n" / f"{code}.json").read_text(encoding="utf-8"))
+    for code in LANGUAGES
 }
 
 
@@ -81,9 +89,29 @@ def strings(lang: str) -> dict[str, str]:
     return STRINGS.get(lang, STRINGS[DEFAULT_LANGUAGE])
 
 
-def direction(lang: str) -> str:
-    """``rtl`` for right-to-left languages, else ``ltr``."""
-    return "rtl" if lang in RTL else "ltr"
+_CONDITION = re.compile(r"n(?: % (\d+))? (!?=) ([\d.,]+)")
+
+
+def _holds(rule: str, n: int) -> bool:
+    """Whether whole number ``n`` meets a CLDR plural rule: ``n % 10 = 2..4 and n % 100 != 12..14``."""
+    def condition(modulus: str | None, operator: str, values: str) -> bool:
+        x = n % int(modulus) if modulus else n
+        inside = any(int(v.split("..")[0]) <= x <= int(v.split("..")[-1]) for v in values.split(","))
+        return inside == (operator == "=")
+    return any(all(condition(*_CONDITION.fullmatch(c.strip()).groups())  # type: ignore[union-attr]
+                   for c in part.split(" and ")) for part in rule.split(" or "))
+
+
+def plural_category(lang: str, n: int) -> str:
+    """The CLDR plural category of a whole number by the ``plural_*`` rules of ``strings/<lang>.json``;
+    ``tests/vectors/plurals.json`` binds it to the browser's ``Intl.PluralRules``.
+
+    >>> [plural_category("ru", n) for n in (1, 3, 5, 11, 21, 24)]
+    ['one', 'few', 'many', 'many', 'one', 'few']
+    """
+    rules = strings(lang)
+    return next((c for c in ("zero", "one", "two", "few", "many")
+                 if f"plural_{c}" in rules and _holds(rules[f"plural_{c}"], abs(n))), "other")
 
 
 def language_links(
@@ -102,7 +130,8 @@ def language_links(
         links.append(
             {
                 "code": code,
-                "name": NATIVE_NAMES[code],
+                "name": PACKS[code]["name"],
+                "dir": PACKS[code]["dir"],
                 "href": href,
                 "absolute": origin + href,
                 "current": code == current,
@@ -131,7 +160,7 @@ def page_context(request: Any, active: str = "", lang: str | None = None) -> dic
     return {
         "request": request,
         "lang": lang,
-        "dir": direction(lang),
+        "dir": PACKS.get(lang, PACKS[DEFAULT_LANGUAGE])["dir"],
         "t": strings(lang),
         "languages": language_links(request.url.path, request.query_params, lang, origin),
         "origin": origin,  # the alternates need absolute links: only with GAME2048_PUBLIC_URL

@@ -16,7 +16,6 @@ control ``/``), and ``/robots.txt``.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from typing import Any
 
 from fastapi import APIRouter
@@ -27,42 +26,16 @@ from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from ..limits import NAME_MAX
 from ..rules import DEFAULT_SIZE, SIZES, TARGETS
 from ..server.http.headers import policy
-from ..web.assets import STATIC_DIR, page_script, page_styles, service_worker
-from .i18n import pick_language
+from ..web.assets import page_script, page_styles, service_worker
+from .i18n import PACKS, pick_language, plural_category
 from .render import render
 
 router = APIRouter(include_in_schema=False)
 
-PACK_DIR = STATIC_DIR / "js" / "i18n"
 
-
-@lru_cache(maxsize=8)
 def pack(lang: str) -> dict[str, Any]:
     """The game's strings in ``lang``: ``{"lang", "name", "dir", "locale", "strings"}``."""
-    data = json.loads((PACK_DIR / f"{lang}.json").read_text(encoding="utf-8"))
-    return {"lang": lang, **data}
-
-
-def plural_category(lang: str, n: int) -> str:
-    """The CLDR plural category of a whole number, as ``Intl.PluralRules`` gives it.
-
-    >>> [plural_category("ru", n) for n in (1, 3, 5, 11, 21, 24)]
-    ['one', 'few', 'many', 'many', 'one', 'few']
-
-    ``tests/vectors/plurals.json`` binds this to the browser's ``Intl.PluralRules``.
-    """
-    n = abs(n)
-    if lang == "ru":
-        if n % 10 == 1 and n % 100 != 11:
-            return "one"
-        if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-            return "few"
-        return "many"
-    if lang == "he":
-        return {1: "one", 2: "two"}.get(n, "other")
-    if lang == "en":
-        return "one" if n == 1 else "other"
-    return "other"
+    return {"lang": lang, **PACKS[lang]}
 
 
 def text(lang: str, key: str, **values: Any) -> str:

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ..record import positions, replay
-from ..rules import SIZES
+from ..rules import DEFAULT_SIZE, SIZES
 from ..server.errors import ClientError
 from ..server.http import conditional
 from ..server.http.cache import BoundedLRU
@@ -51,11 +51,11 @@ def my_games_page(request: Request) -> HTMLResponse:
 
 @router.get("/leaderboard", response_class=HTMLResponse)
 def leaderboard_page(
-    request: Request, size: str = "4", mode: str = "classic", date: str | None = None, board: str = "players"
+    request: Request, size: str = "", mode: str = "classic", date: str | None = None, board: str = "players"
 ) -> HTMLResponse:
     """All-time and daily leaderboards per board size, of players or of engines; a bad parameter
     falls back to the default."""
-    board_size = int(size) if size in {str(s) for s in SIZES} else 4
+    board_size = int(size) if size in {str(s) for s in SIZES} else DEFAULT_SIZE
     board_mode = mode if mode in MODES else "classic"
     which = board if board in BOARDS else "players"
     day = _day(date) if board_mode == "daily" else None
@@ -95,7 +95,7 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
     """
     try:
         with request.app.state.sessions() as s:
-            record = games.get_record(s, game_id[:64])
+            record = games.get_record(s, game_id)
     except ClientError:
         return render(request, "game_missing.html", "leaderboard", status_code=404)
     # a finished game's page is the same for every view in one language: drawn once, kept

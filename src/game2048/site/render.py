@@ -18,7 +18,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from ..web.assets import asset_url
-from .i18n import COOKIE, LANGUAGES, page_context, strategy_name
+from .i18n import COOKIE, LANGUAGES, page_context, strategy_name, strings
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"
 
@@ -27,24 +27,19 @@ templates.env.globals["LANGUAGES"] = LANGUAGES
 templates.env.globals["strategy_name"] = strategy_name
 templates.env.globals["asset"] = asset_url
 
-#: Digit group separator per language (Russian groups with a narrow no-break space).
-_GROUP = {"ru": "\u202f"}
-
-
 def number(value: float, lang: str = "en", decimals: int = 0) -> str:
-    """A number for the page: ``number(20480, "ru") == "20\u202f480"``."""
-    text = f"{value:,.{decimals}f}"
-    return text.replace(",", _GROUP.get(lang, ","))
+    """A number for the page, with the language's ``number_group`` and ``number_decimal`` signs:
+    ``number(20480, "ru") == "20\u202f480"``."""
+    t = strings(lang)
+    return f"{value:,.{decimals}f}".translate({ord(","): t["number_group"], ord("."): t["number_decimal"]})
 
 
 def percent(share: float, lang: str = "en") -> str:
-    """A share 0..1 as a percentage, with one decimal when it is small or all but 100."""
+    """A share 0..1 as a percentage (the language's ``number_percent``), with one decimal when it
+    is small or all but 100."""
     value = share * 100
     decimals = 1 if 0 < value < 10 or 99.5 <= value < 100 else 0  # never round 99.7 up to 100
-    text = f"{value:.{decimals}f}"
-    if lang == "ru":
-        text = text.replace(".", ",")
-    return f"{text}\u00a0%" if lang == "ru" else f"{text}%"
+    return strings(lang)["number_percent"].replace("{n}", number(value, lang, decimals))
 
 
 templates.env.filters["num"] = number

@@ -54,7 +54,7 @@ def review_page(request: Request, game_id: str) -> Response:
     """
     with request.app.state.sessions() as db:
         try:
-            record, row = reviews.review_for(db, game_id[:64], client_address(request), request.app.state)
+            record, row = reviews.review_for(db, game_id, client_address(request), request.app.state)
         except ClientError as exc:
             if exc.status == 404:
                 return render(request, "game_missing.html", "leaderboard", status_code=404)

@@ -51,7 +51,7 @@ def trapped_small_tiles(board: list[list[int]]) -> int:
     return count
 
 
-def summarize(rows: list[list[Any]], size: int = 4) -> dict[str, Any]:
+def summarize(rows: list[list[Any]], size: int) -> dict[str, Any]:
     """Games, score and move figures, the ending largest tile and the share reaching each tile."""
     scores = sorted(r[1] for r in rows)
     tiles = Counter(r[2] for r in rows)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ..spawn import Seed
 from ..terminal.dealer import DealerError, ServerDealer
+from .search import DEFAULT_PRESET
 
 
 @dataclass(frozen=True)
@@ -27,7 +28,7 @@ class BotGame:
     rank: int | None
 
 
-def play_bot_games(url: str, bot: str, size: int, games: int, *, preset: str = "fast",
+def play_bot_games(url: str, bot: str, size: int, games: int, *, preset: str = DEFAULT_PRESET,
                    depth: int | None = None, time_limit: float | None = None, threads: int | None = None,
                    max_moves: int | None = None, done: Callable[[BotGame], None] = lambda _: None
                    ) -> list[BotGame]:

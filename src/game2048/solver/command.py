@@ -9,6 +9,9 @@ from typing import Annotated
 
 import typer
 
+from ..rules import DEFAULT_SIZE
+from .search import DEFAULT_PRESET
+
 
 def _worker_init() -> None:
     from .search import warm_up
@@ -17,12 +20,12 @@ def _worker_init() -> None:
 
 
 def solve(
-    size: Annotated[int, typer.Option(help="Board size, 3 to 6.")] = 4,
+    size: Annotated[int, typer.Option(help="Board size, 3 to 6.")] = DEFAULT_SIZE,
     games: Annotated[int, typer.Option(min=1, help="Games to play.")] = 10,
     seed: Annotated[int, typer.Option(min=0, help="Game i is played with seed SEED + i.")] = 0,
     preset: Annotated[str, typer.Option(
         help="fast, normal, strong, or learned (the trained network on 4x4 where its weights are "
-             "installed, strong elsewhere).")] = "fast",
+             "installed, strong elsewhere).")] = DEFAULT_PRESET,
     depth: Annotated[
         int | None, typer.Option(min=0, max=30, help="Search this many spawns deep instead.")
     ] = None,

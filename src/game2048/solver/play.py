@@ -13,13 +13,14 @@ import time
 from dataclasses import dataclass
 
 from ..game import Game
-from .search import analyse
+from ..rules import DEFAULT_SIZE
+from .search import DEFAULT_PRESET, analyse
 
 
 def play_game(
-    size: int = 4,
+    size: int = DEFAULT_SIZE,
     seed: int = 0,
-    preset: str = "fast",
+    preset: str = DEFAULT_PRESET,
     *,
     max_moves: int | None = None,
     depth: int | None = None,

@@ -87,6 +87,8 @@ PRESET_SETTINGS: dict[str, dict[int, Setting]] = {
     },
 }
 PRESETS: tuple[str, ...] = tuple(PRESET_SETTINGS)
+#: What a search plays when no preset is named.
+DEFAULT_PRESET = "fast"
 #: What ``analyse`` and ``best_move`` play: the heuristic's presets and ``learned`` (the trained
 #: network on 4x4 where its weights are installed, ``strong`` elsewhere: ``solver.learned``).
 PLAYERS: tuple[str, ...] = (*PRESETS, LEARNED)
@@ -123,7 +125,7 @@ def _workspace() -> _Workspace:
     return _Workspace()
 
 
-def setting_for(size: int, preset: str = "fast") -> Setting:
+def setting_for(size: int, preset: str = DEFAULT_PRESET) -> Setting:
     """The search setting a preset uses on a board of ``size``."""
     check_size(size)
     try:
@@ -296,7 +298,7 @@ def _whole(value: object, low: int, high: int) -> bool:
 def analyse(
     board: Sequence[Sequence[int]],
     *,
-    preset: str = "fast",
+    preset: str = DEFAULT_PRESET,
     time_limit: float | None = None,
     depth: int | None = None,
     threads: int | None = None,
@@ -409,7 +411,7 @@ def warm_up() -> None:
 
 
 def best_move(
-    board: Sequence[Sequence[int]], *, preset: str = "fast", threads: int | None = None
+    board: Sequence[Sequence[int]], *, preset: str = DEFAULT_PRESET, threads: int | None = None
 ) -> Direction | None:
     """The direction ``analyse`` picks with ``preset``, or None when no move is legal."""
     return analyse(board, preset=preset, threads=threads)[0]

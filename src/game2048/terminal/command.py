@@ -7,9 +7,11 @@ from typing import Annotated
 
 import typer
 
+from ..rules import DEFAULT_SIZE
+
 
 def play(
-    size: Annotated[int, typer.Option(help="Board size: 3, 4, 5 or 6.")] = 4,
+    size: Annotated[int, typer.Option(help="Board size: 3, 4, 5 or 6.")] = DEFAULT_SIZE,
     seed: Annotated[
         int | None, typer.Option(help="Seed of the first game (0 <= seed < 2^53); random if left out.")
     ] = None,

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, Self
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, create_model
 
 from ...limits import MAX_LOG, MAX_MOVES, MAX_SEED, MAX_SIZE, MIN_SIZE, NAME_MAX
-from ...rules import Direction
+from ...rules import DEFAULT_SIZE, Direction
 from ...solver.review import Class
 from .. import live
 from ..live.answer import PARTS, Position, answer
@@ -32,7 +32,7 @@ class _Strict(BaseModel):
 
 
 class NewGameIn(_Strict):
-    size: int = Field(4, ge=MIN_SIZE, le=MAX_SIZE, description="Board size: 3, 4, 5 or 6.")
+    size: int = Field(DEFAULT_SIZE, ge=MIN_SIZE, le=MAX_SIZE, description="Board size: 3, 4, 5 or 6.")
     mode: Mode = Field("classic", description="classic: a fresh random seed; daily: the day's shared seed.")
     bot: str | None = Field(None, max_length=200, description=(
         "A bot game, under this name (the name rule applies): dealt and verified like any game, "
