@@ -44,7 +44,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
-from ...limits import MAX_LOG, MAX_MOVES
+from ...limits import GAME_ID_MAX, MAX_LOG, MAX_MOVES
 from ..config import MAX_MESSAGE
 from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
 from ..http.bodies import Unreadable, read_json
@@ -70,7 +70,7 @@ _REQUESTS: dict[str, type[BaseModel]] = {"moves": MovesIn, "state": TokenIn, "fi
 async def play_socket(websocket: WebSocket, game_id: str) -> None:
     app = websocket.app
     client = client_address(websocket)
-    game_id = game_id[:64]
+    game_id = game_id[:GAME_ID_MAX]  # a refusal names it
     sockets: Counter[str] = app.state.open_sockets
     key = address_key(client)
     cap = app.state.settings.max_sockets
