@@ -162,10 +162,6 @@ class Tables:
             out |= self.pack_row(row) << self.shifts[r]
         return out
 
-    def unpack(self, board: int) -> list[list[int]]:
-        rm = self.row_mask
-        return [list(self.unpack_row((board >> s) & rm)) for s in self.shifts]
-
     def values(self, board: int) -> list[list[int]]:
         """``board`` as rows of tile values, 0 for empty (fresh lists: the caller may change them)."""
         rm, get, memo = self.row_mask, self.row_values.d, self.row_values

@@ -119,37 +119,3 @@ def _svg(chart, title: str) -> Markup:  # type: ignore[no-untyped-def]
 
 def _attr(text: str) -> str:
     return text.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
-
-
-def line_chart(
-    title: str,
-    x_labels: Sequence[str],
-    series: Sequence[tuple[str, Sequence[float | None], bool]],
-    *,
-    y_range: tuple[float, float] | None = None,
-    x_title: str = "",
-    y_title: str = "",
-    major_labels: int = 8,
-) -> Markup:
-    """A line chart, one series per ``(name, values, line)``; ``line=False`` draws dots only.
-
-    ``None`` leaves a gap. About ``major_labels`` of the x labels are shown.
-    """
-    import pygal
-
-    chart = pygal.Line(
-        **_common(title, len(series), x_title, y_title),
-        show_dots=False,
-        show_minor_x_labels=False,
-        x_labels_major_every=max(1, len(x_labels) // major_labels),
-        range=y_range,
-        value_formatter=lambda v: f"{v:,.0f}",
-    )
-    _name(chart, title, x_labels, series)
-    chart.x_labels = list(x_labels)
-    for name, values, line in series:
-        if line:
-            chart.add(name, list(values))
-        else:
-            chart.add(name, list(values), stroke=False, show_dots=True, dots_size=4)
-    return _svg(chart, title)
