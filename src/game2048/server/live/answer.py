@@ -1,12 +1,10 @@
-"""A move's answer: the one table of its fields, and every shape made from it.
+"""A move's answer: the one table of its parts (``PARTS``), and every shape made from it.
 
-``PARTS`` lists what the server answers to a move (over HTTP and the socket),
-in order. From it come ``Position`` (what the mover returns), ``answer`` (the
-JSON value), ``answer_text`` (the socket's text, written without the encoder),
-the API's schemas (``api.schemas``: the move's answer and the game-start answer,
-which carries the parts marked ``at_start``); the page's reader is held to it by
-a test. A new field is one ``Part`` here (``of_game``: read from the game as
-``getattr(game, name)``; otherwise the mover gives it) and the page's use of it.
+From the table come ``Position`` (what ``moving`` answers), ``answer`` (the JSON
+value), ``answer_text`` (the socket's text) and the API's schemas (``api.schemas``:
+a move's answer, and the game-start answer with the parts marked ``at_start``);
+a test holds the page's reader to it. A new field is one ``Part`` here and the
+page's use of it (``of_game``: read from the game; otherwise ``moving`` gives it).
 
 >>> answer(position(3, __import__("game2048").Game(3, 1), tile=(0, 1, 2)))["tile"]
 {'row': 0, 'col': 1, 'value': 2}

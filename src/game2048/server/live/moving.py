@@ -151,7 +151,7 @@ def play(store: LiveStore, secret: str, game_id: str, *, token: str, at: int, mo
     fork), or ``at`` ahead of the game, are a 409, as are moves in a finished
     game and moves in a daily game after its day ended plus 10 minutes.
 
-    ``hit`` is the request's rate-limit count (``api.deps.count_move``): the
+    ``hit`` is the request's rate-limit count (``runner.Runner.count_move``): the
     store makes it in the move's first round trip (on Redis, in the same
     script); a request that reaches no store makes it before it answers. Either
     way a refused count is the answer (429), and it stored nothing.
