@@ -6,7 +6,7 @@ a move's answer, and the game-start answer with the parts marked ``at_start``);
 a test holds the page's reader to it. A new field is one ``Part`` here and the
 page's use of it (``of_game``: read from the game; otherwise ``moving`` gives it).
 
->>> answer(position(3, __import__("game2048").Game(3, 1), tile=(0, 1, 2)))["tile"]
+>>> answer(position(__import__("game2048").Game(3, 1), at=0, tile=(0, 1, 2)))["tile"]
 {'row': 0, 'col': 1, 'value': 2}
 """
 
@@ -38,7 +38,8 @@ class Part:
 
 PARTS: tuple[Part, ...] = (
     Part("at", "count", "The length of the game's log (moves and undos) after this answer.", at_start=True),
-    Part("board", "board", "Rows of tile values, 0 for empty, the new tile included.", at_start=True),
+    Part("board", "board", "Rows of tile values, 0 for empty, the new tile included.", of_game=True,
+         at_start=True),
     Part("score", "count", of_game=True, at_start=True),
     Part("over", "flag", "No move changes the board.", of_game=True, at_start=True),
     Part("won", "flag", "The target tile was reached at least once.", of_game=True, at_start=True),
@@ -84,22 +85,20 @@ Position = make_dataclass(
     slots=True, eq=False)
 
 
-def position(at: int, game: Any, *, lazy: bool = False, **given: Any) -> Any:
-    """The answer for ``game`` at log length ``at``: the ``of_game`` parts read from it unless
-    ``given``, the others ``given``. ``lazy``: the board as text now, as lists only when read."""
-    values = {name: getattr(game, name) for name in _OF_GAME} | given
-    if lazy:
-        return Position(at=at, _board=None, **values, board_text=game.board_json(),
-                        made_board=game.board_later())
-    return Position(at=at, _board=game.board, **values)
-
-
 def _tile(tile: Tile | None) -> dict[str, int] | None:
     return None if tile is None else {"row": tile[0], "col": tile[1], "value": tile[2]}
 
 
 def _tile_text(tile: Tile | None) -> str:
     return "null" if tile is None else f'{{"row":{tile[0]},"col":{tile[1]},"value":{tile[2]}}}'
+
+
+def _tiles_text(tiles: list[Tile | None] | None) -> str:
+    return "null" if tiles is None else "[" + ",".join(map(_tile_text, tiles)) + "]"
+
+
+def _letters(letters: str | None) -> str:
+    return "null" if letters is None else f'"{letters}"'
 
 
 def _same(value: object) -> object:
@@ -110,35 +109,48 @@ def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-#: Each kind as a JSON value (where it differs from the attribute) and as JSON text. Letters (the
-#: move alphabet) and the names hold no character JSON escapes.
+#: Each kind as a JSON value where it differs from the attribute (``answer``).
 _VALUE: dict[str, Callable[[Any], Any]] = {
     "tile": _tile, "tiles": lambda tiles: None if tiles is None else [_tile(t) for t in tiles]}
-_TEXT: dict[str, Callable[[Any], str]] = {
-    "count": str, "flag": {False: "false", True: "true"}.__getitem__,
-    "board": _json, "tile": _tile_text, "letters": lambda s: "null" if s is None else f'"{s}"',
-    "tiles": lambda tiles: "null" if tiles is None else "[" + ",".join(map(_tile_text, tiles)) + "]"}
 _VALUES = tuple((p.name, _VALUE.get(p.kind, _same)) for p in PARTS)
 
+#: Each kind as JSON text, an f-string field for the attribute ``%s`` (``answer_text``). Letters (the
+#: move alphabet) and names hold no character JSON escapes. The board: the text the mover had at
+#: hand, else the lists.
+_TEXT = {"count": "{%s}", "flag": "{_BOOL[%s]}", "tile": "{_tile_text(%s)}",
+         "letters": "{_letters(%s)}", "tiles": "{_tiles_text(%s)}",
+         "board": "{p.board_text if p.board_text is not None else _json(p.board)}"}
 
-def _writer(part: Part) -> Callable[[Any], str]:
-    """What writes ``part`` of a position as ``"name":value`` text."""
-    key, name, text = f'"{part.name}":', part.name, _TEXT[part.kind]
-    if part.kind == "board":  # the text the mover had at hand, else the lists
-        return lambda p: key + (p.board_text if p.board_text is not None else text(p.board))
-    return lambda p: key + text(getattr(p, name))
+
+def _written_out(source: str) -> Callable[..., Any]:
+    """A function the table writes, as ``dataclasses`` writes an ``__init__``: every move is answered
+    through these two, and a loop over the parts would cost a move more than its answer."""
+    scope = {"Position": Position, "_BOOL": {False: "false", True: "true"}, "_json": _json,
+             "_tile_text": _tile_text, "_tiles_text": _tiles_text, "_letters": _letters}
+    exec(source, scope)
+    return scope.pop(source.split()[1].split("(")[0])  # type: ignore[no-any-return]
 
 
-_WRITERS = tuple(map(_writer, PARTS))
+#: ``position(game, at=..., **parts)``: the answer for ``game``; each ``of_game`` part read from it
+#: unless given, the others given (or their default). ``lazy``: the board as text now, and as
+#: lists only when read.
+position = _written_out(
+    "def position(game, *, lazy=False, "
+    + ", ".join(p.name + ("=None" if p.of_game else "" if p.default is ... else f"={p.default!r}")
+                for p in PARTS)
+    + "):\n    return Position("
+    + ", ".join("None if lazy else game.board if board is None else board" if p.kind == "board" else
+                f"game.{p.name} if {p.name} is None else {p.name}" if p.of_game else p.name for p in PARTS)
+    + ", game.board_json() if lazy else None, game.board_later() if lazy else None)")
+
+#: ``answer_text(op, p)``: ``{"op": op, **answer(p)}`` as compact JSON text, exactly what
+#: ``json.dumps`` makes of it, written out: the socket sends one for every move, and the encoder's
+#: walk over the board's lists costs more than the move's own work.
+answer_text = _written_out(
+    "def answer_text(op, p):\n    return f'{{\"op\":\"{op}\","
+    + ",".join(f'"{p.name}":' + _TEXT[p.kind].replace("%s", f"p.{p.name}") for p in PARTS) + "}}'")
 
 
 def answer(p: Any) -> dict[str, object]:
     """A position as the API answers it, without building a model: the JSON value of each part."""
     return {name: value(getattr(p, name)) for name, value in _VALUES}
-
-
-def answer_text(op: str, p: Any) -> str:
-    """``{"op": op, **answer(p)}`` as compact JSON text, exactly what ``json.dumps`` makes of it,
-    written out: the socket sends one for every move, and the encoder's walk over the board's
-    lists costs more than the move's own work."""
-    return '{"op":"' + op + '",' + ",".join([write(p) for write in _WRITERS]) + "}"

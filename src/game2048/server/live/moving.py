@@ -61,8 +61,8 @@ def forget(game_id: str | None = None) -> None:
 
 def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None, helped: bool = False,
               **given: object) -> Position:
-    return position(at, game, ranked=game.ranked and not helped, tile=tile or game.last_tile(), helped=helped,
-                    **given)
+    return position(game, at=at, ranked=game.ranked and not helped, tile=tile or game.last_tile(),
+                    helped=helped, **given)
 
 
 class _Tokens:
@@ -248,7 +248,7 @@ def _saved(live: Live, game: Game, new: str, tiles: list[tuple[int, int, int] | 
     """The answer to ``new`` letters the store has just saved; the game is kept in memory as the
     store now has it (the position is the kept game's, see ``recent.RecentGames``)."""
     at = live.at + len(new)
-    answer = position(at, game, ranked=game.ranked and not live.helped, lazy=True, tile=tile,
+    answer = position(game, at=at, ranked=game.ranked and not live.helped, lazy=True, tile=tile,
                       helped=live.helped, applied=new if skip_illegal else None, tiles=tiles)
     live.at, live.log, live.snapshot = at, "", IN_MEMORY
     recent.put(live, game)

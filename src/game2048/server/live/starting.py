@@ -61,4 +61,4 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     live = Live(new_game_id(), size, seed, mode, day, 0, "", game.snapshot(),
                 board="engines" if bot is not None else "players", bot=bot)
     store.create(live, now)
-    return Started(live.id, game_token(secret, live.id), size, mode, day, position(0, game), bot, left)
+    return Started(live.id, game_token(secret, live.id), size, mode, day, position(game, at=0), bot, left)
