@@ -7,7 +7,7 @@ from datetime import datetime
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from game2048.server.storage.db import make_engine, migrate
+from game2048.server.storage.db import make_engine, migrate, utc_now
 from game2048.server.storage.models import Base
 
 
@@ -38,7 +38,7 @@ def test_migrations_match_the_models(settings):
 
 
 def test_sqlite_runs_in_wal_mode_and_finishes_are_flushed(tmp_path):
-    from game2048.server.live.stores import durable
+    from game2048.server.storage.db import durable
 
     engine = make_engine(f"sqlite:///{tmp_path / 'wal.sqlite3'}")
     try:
@@ -190,7 +190,7 @@ def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
         store = DatabaseStore(engine)
         started = live.start(store, "a" * 32, 4, "classic")
         for at, letters in enumerate("LDLDL"):
-            assert store.save(started.id, at, letters, "{}", live.utc_now())
+            assert store.save(started.id, at, letters, "{}", utc_now())
         with engine.connect() as conn:
             assert conn.execute(text("SELECT count(*) FROM game_moves")).scalar() == 0  # all in the tail
         _downgrade(engine, "0008")

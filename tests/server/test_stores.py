@@ -21,7 +21,8 @@ from game2048 import replay, slide
 from game2048.server import create_app
 from game2048.server.errors import ClientError
 from game2048.server.live import mover as live
-from game2048.server.live.stores import DatabaseStore, RedisStore, utc_now
+from game2048.server.live.stores import DatabaseStore, RedisStore
+from game2048.server.storage.db import utc_now
 from game2048.server.storage.models import DailyTryRow, GameRow
 
 from .conftest import NAMES, Api, Played

@@ -41,9 +41,9 @@ from ...game import Game, Snapshot
 from ...limits import ALPHABET, MAX_LOG, MAX_MOVES
 from ...record import refusal, replay, unknown_letter
 from ...rules import SIZES
+from .. import metrics
 from ..errors import ClientError
 from ..limits.rate import Hit
-from ..ops import metrics
 from ..records import owners
 from ..records.arrivals import times_text
 from ..records.records import (
@@ -55,11 +55,13 @@ from ..records.records import (
     could_be_game_id,
     deadline_for,
     finish_answer,
+    new_game_id,
 )
+from ..storage.db import utc_now
 from .commits import GroupCommit
 from .recent import IN_MEMORY, RecentGames
-from .seeds import check_token, classic_seed, client_key, daily_seed, game_token, new_game_id
-from .stores import Live, LiveStore, utc_now
+from .seeds import check_token, classic_seed, client_key, daily_seed, game_token
+from .stores import Live, LiveStore
 
 __all__ = ["DAILY_GRACE", "Position", "Started", "Tries", "deadline_for", "finish", "hint", "play", "start",
            "state"]

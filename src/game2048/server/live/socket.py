@@ -60,12 +60,12 @@ from ..api.schemas import (
     answer,
     answer_text,
 )
+from ..clients.address import client_address
+from ..clients.address import network_of as address_key
 from ..config import MAX_MESSAGE
 from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
-from ..http.bodies import Unreadable, read_json
-from ..http.channel import channel
-from ..limits.address import client_address
-from ..limits.connections import address_key
+from ..http.raw_channel import channel
+from ..http.readable_bodies import Unreadable, read_json
 from ..limits.rate import Hit
 from ..records.records import check_name, could_be_game_id
 from . import mover as live

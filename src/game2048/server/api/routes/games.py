@@ -5,10 +5,10 @@ from __future__ import annotations
 from fastapi import APIRouter, FastAPI, Request, Response
 from fastapi.concurrency import run_in_threadpool
 
+from ...caching import conditional
+from ...clients import browser as browsers
+from ...clients.address import client_address, network_of
 from ...errors import responses
-from ...http import conditional
-from ...limits import browser as browsers
-from ...limits.address import client_address, network_of
 from ...limits.rate import Hit
 from ...live import mover as live
 from ...live.hints import hint_through_game
