@@ -43,7 +43,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from game2048 import Game
-from game2048.site.simulate import STRATEGIES
+from game2048.solver.simulate import STRATEGIES
 
 TICKS = os.sysconf("SC_CLK_TCK")
 SEED = 103  # the corner method's longest 6×6 game in data/simulations.json

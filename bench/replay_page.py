@@ -55,7 +55,7 @@ def main() -> None:
     short = Game(6, 7)
     import random
 
-    from game2048.site.simulate import STRATEGIES
+    from game2048.solver.simulate import STRATEGIES
 
     rng, choose = random.Random(7), STRATEGIES["corner"]
     while short.moves < 3000 and (move := choose(short, rng)) is not None:

@@ -20,9 +20,9 @@ import random
 import time
 
 from game2048 import Game
-from game2048.site.simulate import STRATEGIES
 from game2048.solver import warm_up
 from game2048.solver.review import DEFAULT_PRESET, grade_moves
+from game2048.solver.simulate import STRATEGIES
 
 
 def logs(strategy: str, size: int, moves: int) -> list[tuple[int, str]]:

@@ -34,11 +34,11 @@ from collections import defaultdict
 
 from game2048 import Game
 from game2048.rules import DIRECTION_OF_LETTER
-from game2048.site.simulate import STRATEGIES
 from game2048.solver import analyse
 from game2048.solver.learned import LEARNED
 from game2048.solver.review import ACCURACY_SCALE, DEFAULT_PRESET, THRESHOLDS, board_weight, grade_moves
 from game2048.solver.search import heuristic_for
+from game2048.solver.simulate import STRATEGIES
 
 MEASURED = ("solver-fast", "corner", "greedy", "random")
 SCALES = (0.003, 0.005, 0.007, 0.01, 0.015, 0.02, 0.03, 0.05, 0.07, 0.1)

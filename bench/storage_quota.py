@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 from game2048 import Game
 from game2048.server.app import create_app
 from game2048.server.config import Settings
-from game2048.site.simulate import STRATEGIES
+from game2048.solver.simulate import STRATEGIES
 
 
 def game_of(moves: int) -> Game:

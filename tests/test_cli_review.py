@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from game2048 import Game
 from game2048.cli import app
-from game2048.site.simulate import STRATEGIES
 from game2048.solver import review
+from game2048.solver.simulate import STRATEGIES
 
 runner = CliRunner()
 

@@ -9,11 +9,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from game2048.rules import SIZES, TARGETS, max_tile_for, slide_row
-from game2048.site import router
-from game2048.site.content import STRATEGY_ORDER
-from game2048.site.i18n import LANGUAGES, STRINGS, pick_language
-from game2048.site.render import number
-from game2048.site.stats import figures, trapped_small_tiles
+from game2048.server.site import router
+from game2048.server.site.content import STRATEGY_ORDER
+from game2048.server.site.i18n import LANGUAGES, STRINGS, pick_language
+from game2048.server.site.render import number
+from game2048.server.site.stats import figures, trapped_small_tiles
 
 PAGES = ("/rules", "/strategy", "/boards", "/solver")
 
@@ -152,8 +152,8 @@ def test_boards_and_solver_pages_show_measurements(client: TestClient, lang: str
 def test_the_solver_page_tells_of_the_network_where_it_gives_the_hints(
     client: TestClient, lang: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from game2048.site import content
-    from game2048.site.i18n import strategy_name
+    from game2048.server.site import content
+    from game2048.server.site.i18n import strategy_name
 
     monkeypatch.setattr(content, "_weights_installed", lambda: False)
     assert 'id="learned"' not in client.get("/solver", params={"lang": lang}).text

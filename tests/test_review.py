@@ -8,7 +8,6 @@ import random
 import pytest
 
 from game2048 import Game, RecordError
-from game2048.site.simulate import STRATEGIES
 from game2048.solver import review
 from game2048.solver.review import (
     CLASSES,
@@ -20,6 +19,7 @@ from game2048.solver.review import (
     summarise,
     worst,
 )
+from game2048.solver.simulate import STRATEGIES
 
 
 def played(strategy: str, size: int, seed: int, max_moves: int) -> Game:

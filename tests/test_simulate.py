@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from game2048.cli import app
 from game2048.record import replay
 from game2048.rules import can_move
-from game2048.site import simulate as sim
+from game2048.solver import simulate as sim
 
 
 def test_a_strategy_game_is_a_pure_function_of_size_and_seed() -> None:
@@ -221,7 +221,7 @@ def test_rows_of_an_older_file_are_given_the_run_that_covers_them() -> None:
 
 def test_simulate_writes_to_the_current_directory_by_default(tmp_path, monkeypatch):
     """Never into the installed package: the pages' own file is written only when named with --out."""
-    from game2048.site.simulate import DATA_FILE
+    from game2048.solver.simulate import DATA_FILE
 
     before = DATA_FILE.stat().st_mtime_ns
     monkeypatch.chdir(tmp_path)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from game2048 import DIRECTIONS, Game, replay
+from game2048.dealer import DealerError, LocalDealer, ServerDealer
 from game2048.rules import SIZES
-from game2048.terminal.dealer import DealerError, LocalDealer, ServerDealer
 from game2048.terminal.scores import BestScores
 from game2048.terminal.screen import KEYMAP, layout, tile_text
 from game2048.terminal.session import Session

@@ -94,14 +94,14 @@ def replay(
 
 # Sub-commands defined beside the code they drive; each keeps its heavy imports
 # inside the function so that `game2048 --help` stays instant.
-# (serve: server/command.py, solve: solver/command.py, simulate: site/command.py,
+# (serve: server/command.py, solve: solver/command.py, simulate: solver/simulate_command.py,
 # review: solver/review_command.py, play: terminal/command.py)
 
 from .server.command import serve  # noqa: E402
 
 app.command()(serve)
 
-from .site.command import simulate  # noqa: E402
+from .solver.simulate_command import simulate  # noqa: E402
 
 app.command()(simulate)
 

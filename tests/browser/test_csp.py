@@ -11,7 +11,7 @@ from collections.abc import Iterator
 import pytest
 
 from game2048 import slide
-from game2048.site.charts import MIN_FONT
+from game2048.server.site.charts import MIN_FONT
 
 pytestmark = pytest.mark.browser
 

@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import zlib from 'node:zlib';
 
 const STATIC = new URL('../../src/game2048/web/static/', import.meta.url);
-const TEMPLATE = new URL('../../src/game2048/site/templates/play.html', import.meta.url);
+const TEMPLATE = new URL('../../src/game2048/server/site/templates/play.html', import.meta.url);
 const IMPORT = /(?:import|from)\s*['"](\.\/[\w./-]+\.js)['"]/g;
 
 /** app.js and every module it imports, directly or not. */

@@ -89,7 +89,7 @@ def test_the_leaderboard_page_switches_between_the_boards(api):
 def test_the_all_time_4x4_engines_board_holds_the_learned_presets_reference_entry(api):
     """The built-in network's seeded games of the solver page, at its median score's place: above a
     bot that scored less, on the 4x4 engines board only (never on the players' or the daily one)."""
-    from game2048.site.stats import figures
+    from game2048.server.site.stats import figures
 
     played = figures()["results"][4]["solver-learned"]
     median = int(played["median_score"])
@@ -191,7 +191,7 @@ def test_a_forged_browser_cookie_is_a_new_browser(settings):
 
 def test_a_network_has_a_larger_allowance_and_ipv6_counts_by_its_64(app):
     store, secret = app.state.store, app.state.secret
-    from game2048.server.limits.address import network_of
+    from game2048.server.clients.address import network_of
     from game2048.server.limits.daily import Tries
 
     def start(browser: str, address: str) -> str:

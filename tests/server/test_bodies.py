@@ -11,8 +11,8 @@ import pytest
 
 from game2048.limits import MAX_LOG
 from game2048.server.config import MAX_BODY
-from game2048.server.http.bodies import MAX_DIGITS
-from game2048.server.http.bodylimit import BodyLimit
+from game2048.server.http.body_limit import BodyLimit
+from game2048.server.http.readable_bodies import MAX_DIGITS
 
 UNREADABLE = [
     ("invalid UTF-8", b'{"size": 4, "mode": "\xff\xfe"}', "UTF-8"),

@@ -183,15 +183,15 @@ def test_a_page_module_that_fails_to_import_stops_the_start_with_a_clear_message
     import pytest
     import uvicorn
 
-    import game2048.site as site
+    import game2048.server.site as site
     from game2048.server.app import create_app
 
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: pytest.fail("the server started"))
     monkeypatch.delattr(site, "router", raising=False)  # built again on the next use
     monkeypatch.delattr(site, "content", raising=False)
-    monkeypatch.setitem(sys.modules, "game2048.site.content", None)  # as a module that cannot import
+    monkeypatch.setitem(sys.modules, "game2048.server.site.content", None)  # as a module that cannot import
     result = CliRunner().invoke(app, ["serve", "--db", f"sqlite:///{tmp_path / 'x.db'}"])
     assert result.exit_code == 1
     assert "the site's pages could not be loaded" in result.output and "content" in result.output
-    with pytest.raises(site.PagesMissing, match=r"game2048\.site\.content"):
+    with pytest.raises(site.PagesMissing, match=r"game2048\.server\.site\.content"):
         create_app(Settings(database_url=f"sqlite:///{tmp_path / 'y.db'}"))

@@ -13,7 +13,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from game2048.server.api import socket as play_socket
 from game2048.server.app import create_app
-from game2048.server.limits.connections import address_key
+from game2048.server.clients.address import network_of
 
 from .conftest import next_move
 
@@ -32,8 +32,8 @@ def _start(client: TestClient) -> dict:
 
 
 def test_an_ipv6_client_is_counted_by_its_64():
-    assert address_key("2001:db8::1") == address_key("2001:db8::ffff:1") == "2001:db8::/64"
-    assert address_key("2001:db8:0:1::1") != address_key("2001:db8::1")
+    assert network_of("2001:db8::1") == network_of("2001:db8::ffff:1") == "2001:db8::/64"
+    assert network_of("2001:db8:0:1::1") != network_of("2001:db8::1")
 
 
 def test_a_socket_to_a_game_that_does_not_exist_is_refused_before_the_handshake(client):

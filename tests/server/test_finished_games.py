@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from game2048.site import records as views
+from game2048.server.site import records as views
 
 
 def test_the_record_has_an_etag_and_answers_304(api):

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from game2048.server.http.headers import CONTENT_SECURITY_POLICY
+from game2048.server.http.security_headers import CONTENT_SECURITY_POLICY
 
 PAGES = ["/", "/leaderboard", "/leaderboard?mode=daily", "/rules", "/strategy", "/boards", "/solver", "/docs",
          "/games/nosuchgame"]

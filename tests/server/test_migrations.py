@@ -7,7 +7,7 @@ from datetime import datetime
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from game2048.server.storage.db import make_engine, migrate
+from game2048.server.storage.db import make_engine, migrate, utc_now
 from game2048.server.storage.models import Base
 
 
@@ -38,7 +38,7 @@ def test_migrations_match_the_models(settings):
 
 
 def test_sqlite_runs_in_wal_mode_and_finishes_are_flushed(tmp_path):
-    from game2048.server.live.stores import durable
+    from game2048.server.storage.db import durable
 
     engine = make_engine(f"sqlite:///{tmp_path / 'wal.sqlite3'}")
     try:
@@ -182,7 +182,7 @@ def test_migration_0009_down_moves_what_tails_hold_to_game_moves(tmp_path):
     from sqlalchemy import text
 
     from game2048.server import live
-    from game2048.server.live.stores import DatabaseStore, utc_now
+    from game2048.server.live.stores import DatabaseStore
 
     engine = make_engine(f"sqlite:///{tmp_path / 'tail.sqlite3'}")
     try:
@@ -220,7 +220,8 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
     try:
         migrate(engine)
         store, secret = DatabaseStore(engine), "a" * 32
-        monkeypatch.setattr(live.starting, "classic_seed", lambda: 2048)  # a deal where these letters all move
+        # a deal where these letters all move
+        monkeypatch.setattr(live.starting, "classic_seed", lambda: 2048)
         started = live.start(store, secret, 4, "classic")
         at = 0
         for letters in ("L", "D", "LD", "Z", "R"):

@@ -16,9 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 import pytest
 from fastapi.testclient import TestClient
 
-from game2048.server import Settings, create_app
-from game2048.server.http.requestlog import JsonLines
-from game2048.server.ops import metrics
+from game2048.server import Settings, create_app, metrics
+from game2048.server.ops.logs import JsonLines
 
 from .conftest import METRICS, fresh_postgres_schema
 
@@ -200,7 +199,7 @@ def test_one_json_line_per_request_without_token_or_full_address(api):
 
 
 def test_addresses_are_cut_to_their_network():
-    from game2048.server.http.requestlog import network
+    from game2048.server.http.request_log import network
 
     assert network("198.51.100.23") == "198.51.100.0/24"
     assert network("2001:db8:aa:bb:cc::1") == "2001:db8:aa::/48"

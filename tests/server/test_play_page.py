@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from game2048.site.i18n import LANGUAGES
-from game2048.site.play import pack, plural_category, text
+from game2048.server.site.i18n import LANGUAGES
+from game2048.server.site.play import pack, plural_category, text
 from game2048.web.assets import PAGE_STYLES, STATIC_DIR, module_graph, precache_list, release
 
 VECTORS = Path(__file__).resolve().parents[1] / "vectors" / "plurals.json"

@@ -13,8 +13,9 @@ from game2048.game import Game
 from game2048.server import Settings, create_app
 from game2048.server.live import moving
 from game2048.server.live.recent import COMPACT_SLACK, RecentGames, entry_bytes
-from game2048.server.live.seeds import classic_seed, new_game_id
+from game2048.server.live.seeds import classic_seed
 from game2048.server.live.stores import Live
+from game2048.server.records.records import new_game_id
 
 from .conftest import next_move
 

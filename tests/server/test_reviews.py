@@ -20,9 +20,9 @@ from game2048.server.api import schemas
 from game2048.server.config import ReviewSettings
 from game2048.server.errors import ClientError
 from game2048.server.reviews import queue as reviews
+from game2048.server.site import review as review_routes
+from game2048.server.site.i18n import strings
 from game2048.server.storage.models import ReviewRow
-from game2048.site import review as review_routes
-from game2048.site.i18n import strings
 from game2048.solver import review
 from game2048.solver.review import worst
 

@@ -20,7 +20,8 @@ from sqlalchemy import select, update
 from game2048 import replay, slide
 from game2048.server import create_app, live
 from game2048.server.errors import ClientError
-from game2048.server.live.stores import DatabaseStore, RedisStore, utc_now
+from game2048.server.live.stores import DatabaseStore, RedisStore
+from game2048.server.storage.db import utc_now
 from game2048.server.storage.models import DailyTryRow, GameRow
 
 from .conftest import NAMES, Api, Played

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from game2048 import Game, replay
+from game2048.dealer import DealerError, ServerDealer
 from game2048.rules import DIRECTIONS, LETTERS
-from game2048.terminal.dealer import DealerError, ServerDealer
 from game2048.terminal.scores import BestScores
 from game2048.terminal.session import Session
 

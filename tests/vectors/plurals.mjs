@@ -1,5 +1,5 @@
 // Regenerate plurals.json, the plural categories the browser's Intl.PluralRules gives whole numbers
-// in every language the game has a pack for; the server's rules (game2048.site.i18n) must agree.
+// in every language the game has a pack for; the server's rules (game2048.server.site.i18n) must agree.
 //
 //     node tests/vectors/plurals.mjs > tests/vectors/plurals.json
 import { LANGUAGES, pack } from '../js/packs.mjs';
@@ -11,6 +11,6 @@ const line = (code) => {
     .replaceAll('","', '", "').replaceAll('":"', '": "');
 };
 const about = 'CLDR plural categories of whole numbers, as Intl.PluralRules gives them; the server '
-  + '(game2048.site.i18n.plural_category) must agree';
+  + '(game2048.server.site.i18n.plural_category) must agree';
 process.stdout.write(`{\n "about": "${about}",\n "categories": {\n`
   + LANGUAGES.map((code) => `  "${code}": ${line(code)}`).join(',\n') + '\n }\n}\n');

@@ -15,31 +15,32 @@ from fastapi import FastAPI
 from sqlalchemy.orm import sessionmaker
 from starlette.middleware.gzip import GZipMiddleware
 
-from .. import site
 from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
-from . import errors
+from . import errors, site
 from .api import docs as apidocs
 from .api import socket
 from .api.routes import games, hint, leaderboard, records, reviews
+from .caching.answers import AnswerCache
 from .config import Settings
-from .http.bodies import ReadableBodies
-from .http.bodylimit import BodyLimit
-from .http.cache import AnswerCache
-from .http.channel import RawChannel
-from .http.compress import MINIMUM_SIZE, CompressTagged
-from .http.head import HeadAsGet
-from .http.headers import SecurityHeaders
-from .http.requestlog import RequestLog, setup_logging
-from .http.warming import WarmGate, Warming
+from .http.body_limit import BodyLimit
+from .http.compress_tagged import MINIMUM_SIZE, CompressTagged
+from .http.head_as_get import HeadAsGet
+from .http.raw_channel import RawChannel
+from .http.readable_bodies import ReadableBodies
+from .http.request_log import RequestLog
+from .http.security_headers import SecurityHeaders
+from .http.warm_gate import WarmGate
 from .limits.cpu import CpuBudget
 from .limits.quota import StorageQuota
 from .limits.rate import RateLimiter
 from .live import Runner, keep_recent
-from .live.stores import make_store, utc_now
+from .live.stores import make_store
 from .ops import probes
+from .ops.logs import setup_logging
+from .ops.warming import Warming
 from .reviews import checks
 from .reviews.queue import ReviewQueue
-from .storage.db import load_secret, make_engine, migrate
+from .storage.db import load_secret, make_engine, migrate, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +78,7 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
         # thread pays that now instead of the first player to ask for a hint. The worker serves at
         # once: /healthz and the pages answer, so the supervisor sees it alive. Loading holds the
         # GIL for about half a second and would stall every move in hand, so the game's API waits
-        # until it is loaded (http/warming.py), at most WARM_WAIT: a compile goes on while serving.
+        # until it is loaded (http/warm_gate.py), at most WARM_WAIT: a compile goes on while serving.
         app.state.warming.start(WARM_WAIT)
         threading.Thread(target=_warm_solver, args=(app.state.warming,), name="warm-solver",
                          daemon=True).start()
@@ -158,7 +159,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_middleware(WarmGate)  # the API waits for the solver to load; its wait is in the request log
     app.add_middleware(RequestLog)
-    app.add_middleware(RawChannel)  # outermost: a WebSocket's messages skip the rest (http/channel.py)
+    app.add_middleware(RawChannel)  # outermost: a WebSocket's messages skip the rest (http/raw_channel.py)
     app.state.settings = settings
     app.state.engine = engine
     app.state.sessions = sessions

@@ -35,12 +35,12 @@ def serve(
         typer.echo(f"error: game2048 serve needs the server extra ({exc.name} is missing): "
                    "pip install 'game2048[server]'", err=True)
         raise typer.Exit(code=1) from None
-    from ..site import PagesMissing
     from .config import UVICORN_LIMITS, Settings
     from .limits.connections import GuardedHTTP
+    from .site import PagesMissing
 
     try:
-        from .. import site
+        from . import site
 
         site.router  # noqa: B018 - every page imports now, before anything listens
     except PagesMissing as exc:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..dealer import DealerError, ServerDealer
 from ..spawn import Seed
-from ..terminal.dealer import DealerError, ServerDealer
 from .search import DEFAULT_PRESET
 
 

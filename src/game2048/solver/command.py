@@ -148,7 +148,7 @@ def solve(
 def _solve_on_server(server: str | None, bot: str | None, size: int, games: int, preset: str,
                      depth: int | None, time_limit: float | None, threads: int | None, max_moves: int | None,
                      as_json: bool) -> None:
-    from ..terminal.dealer import DealerError
+    from ..dealer import DealerError
     from .bot import play_bot_games
     from .search import PLAYERS, warm_up
 

@@ -36,9 +36,9 @@ def play(
     import os
     import sys
 
+    from ..dealer import Dealer, DealerError, LocalDealer, ServerDealer
     from ..rules import check_size
     from ..spawn import check_seed
-    from .dealer import Dealer, DealerError, LocalDealer, ServerDealer
     from .saved import SavedGames
     from .scores import BestScores
     from .screen import ask, run

@@ -3,7 +3,7 @@
 The screen (``screen.py``) turns keys into these calls and draws the result;
 tests drive a ``Session`` directly with any dealer.
 
->>> from game2048.terminal.dealer import LocalDealer
+>>> from game2048.dealer import LocalDealer
 >>> from game2048.terminal.scores import BestScores
 >>> import tempfile, pathlib
 >>> s = Session(LocalDealer(4, seed=5), BestScores(pathlib.Path(tempfile.mkdtemp()) / "best.json"))
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..dealer import Dealer, DealerError, Finished, State
 from ..rules import TARGETS, Direction
-from .dealer import Dealer, DealerError, Finished, State
 from .scores import BestScores
 
 

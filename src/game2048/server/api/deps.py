@@ -11,7 +11,7 @@ from fastapi import Depends, FastAPI, Path, Request
 from sqlalchemy.orm import Session
 
 from ...limits import GAME_ID_MAX
-from ..limits.address import client_address
+from ..clients.address import client_address
 from ..limits.cpu import Verifier
 from ..limits.rate import too_many
 

@@ -45,12 +45,12 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...limits import GAME_ID_MAX, MAX_LOG, MAX_MOVES
+from ..clients.address import client_address
+from ..clients.address import network_of as address_key
 from ..config import MAX_MESSAGE
 from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
-from ..http.bodies import Unreadable, read_json
-from ..http.channel import channel
-from ..limits.address import client_address
-from ..limits.connections import address_key
+from ..http.raw_channel import channel
+from ..http.readable_bodies import Unreadable, read_json
 from ..live import Position, Runner
 from ..live.answer import answer_text
 from ..live.seeds import check_token

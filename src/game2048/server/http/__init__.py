@@ -1,3 +1,3 @@
-"""HTTP plumbing in pure ASGI, one job a file: body limits and readable bodies, HEAD as GET, security
-headers, the request log, conditional answers and the answer cache.
+"""HTTP middleware in pure ASGI, one class a file named for it: body limits and readable bodies, HEAD as
+GET, security headers, compression, the request log, the raw channel and the warm-up gate.
 """

@@ -1,3 +1,3 @@
-"""What one client may spend: requests per window (``rate``), CPU seconds (``cpu``), and who the client
-is (``address``).
+"""What one client may spend: requests per window (``rate``), CPU seconds (``cpu``), stored records
+(``quota``), open connections (``connections``).
 """

@@ -19,37 +19,22 @@ addresses are not capped here: they are everyone's. The proxy caps per client
 (``limit_conn`` in the nginx example of docs/deploy.md).
 
 Counts are per worker process; the cap is per process.
-
->>> address_key("2001:db8:1:2:3:4:5:6"), address_key("::ffff:203.0.113.9"), address_key("203.0.113.9")
-('2001:db8:1:2::/64', '203.0.113.9', '203.0.113.9')
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import os
 from collections import Counter
 from typing import Any
 
+from ..clients.address import network_of
+
 #: Open connections one address may hold in one worker (a browser opens about 6 and a socket).
 DEFAULT_MAX_CONNECTIONS = 64
 #: Seconds a connection has to deliver a request's line and headers.
 DEFAULT_HEADER_DEADLINE = 10.0
-
-
-def address_key(host: str) -> str:
-    """The client a connection counts against: its address, or its /64 for IPv6."""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
-    return str(ip)
 
 
 def _raw_answer(status: int, reason: str, message: str, extra: str = "") -> bytes:
@@ -122,7 +107,7 @@ class GuardedHTTP(asyncio.Protocol):
         peer = transport.get_extra_info("peername")
         host = peer[0] if isinstance(peer, tuple) and peer else ""
         if host and "*" not in self.trusted and host not in self.trusted:
-            key = address_key(host)
+            key = network_of(host)
             if self.limits.max_connections and open_connections[key] >= self.limits.max_connections:
                 transport.write(_raw_answer(  # type: ignore[attr-defined]
                     429, "Too Many Requests", f"this address already holds {self.limits.max_connections} "

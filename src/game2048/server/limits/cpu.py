@@ -44,10 +44,10 @@ from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import SlidingWindowCounterRateLimiter
 
+from .. import metrics
+from ..clients.address import client_address
 from ..config import DEFAULT_CPU_BUDGET
 from ..errors import ClientError
-from ..ops import metrics
-from .address import client_address
 
 log = logging.getLogger(__name__)
 

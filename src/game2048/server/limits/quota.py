@@ -22,8 +22,8 @@ from limits import RateLimitItemPerDay
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 
+from .. import metrics
 from ..errors import ClientError
-from ..ops import metrics
 
 log = logging.getLogger(__name__)
 

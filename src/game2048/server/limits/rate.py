@@ -26,8 +26,8 @@ from limits import RateLimitItem, parse_many
 from limits.storage import RedisStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+from .. import metrics
 from ..errors import ClientError
-from ..ops import metrics
 
 log = logging.getLogger(__name__)
 

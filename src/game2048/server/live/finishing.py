@@ -22,8 +22,9 @@ from ..errors import ClientError
 from ..records import owners
 from ..records.arrivals import times_text
 from ..records.records import Finished, check_name, finish_answer
+from ..storage.db import utc_now
 from .moving import Charge, in_play, open_game, play, recent
-from .stores import LiveStore, utc_now
+from .stores import LiveStore
 
 #: A finish keeps reading the game again for this many seconds while moves still land on it:
 #: they become part of the record (each attempt replays only those), rather than a 409 for a

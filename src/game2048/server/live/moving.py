@@ -28,15 +28,16 @@ from time import perf_counter
 from ...game import Game, Snapshot
 from ...limits import ALPHABET, MAX_LOG, MAX_MOVES
 from ...record import refusal, replay, unknown_letter
+from .. import metrics
 from ..errors import ClientError
 from ..limits.rate import Hit
-from ..ops import metrics
 from ..records.records import could_be_game_id, deadline_for
+from ..storage.db import utc_now
 from .answer import Position, position
 from .commits import GroupCommit
 from .recent import IN_MEMORY, RecentGames
 from .seeds import check_token
-from .stores import Live, LiveStore, utc_now
+from .stores import Live, LiveStore
 
 #: Times a request re-reads a game that another request changed at the same moment.
 ATTEMPTS = 3

@@ -1,4 +1,4 @@
-"""What the server issues: classic seeds, daily seeds, game ids and game tokens.
+"""What the server issues: classic seeds, daily seeds and game tokens.
 
 Every seed the server deals from is a secret seed (128 bits, 32 hex digits,
 ``spawn.secret_seed``): no tile can be worked out from the tiles already dealt
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import secrets
 from datetime import date
 
 from ...spawn import SECRET_SEED_BITS, secret_seed
@@ -38,11 +37,6 @@ def daily_seed(secret: str, day: date, size: int) -> str:
     return _mac(secret, f"daily:{day.isoformat()}:{size}")[:SECRET_SEED_BITS // 8].hex()
 
 
-def new_game_id() -> str:
-    """A random id, 12 URL-safe characters (72 bits): not guessable, not a counter."""
-    return secrets.token_urlsafe(9)
-
-
 def game_token(secret: str, game_id: str) -> str:
     """The token that proves the holder started game ``game_id``; needed to finish it."""
     return _mac(secret, f"token:{game_id}")[:18].hex()
@@ -50,8 +44,3 @@ def game_token(secret: str, game_id: str) -> str:
 
 def check_token(secret: str, game_id: str, token: str) -> bool:
     return hmac.compare_digest(game_token(secret, game_id).encode(), token.encode("utf-8", "replace"))
-
-
-def client_key(secret: str, address: str) -> str:
-    """What the server keeps of a client address to count its daily tries: a keyed hash, not the address."""
-    return _mac(secret, f"client:{address}").hex()

@@ -11,10 +11,11 @@ from ...rules import SIZES
 from ..config import DEFAULT_DAILY_TRIES
 from ..errors import ClientError
 from ..limits.daily import Tries, count_try
-from ..records.records import MODES, Mode, check_name
+from ..records.records import MODES, Mode, check_name, new_game_id
+from ..storage.db import utc_now
 from .answer import Position, position
-from .seeds import classic_seed, daily_seed, game_token, new_game_id
-from .stores import Live, LiveStore, utc_now
+from .seeds import classic_seed, daily_seed, game_token
+from .stores import Live, LiveStore
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,1 @@
-"""Operations: the probes (/healthz, /readyz), Prometheus metrics and /metrics."""
+"""Operations: the probes (/healthz, /readyz, /metrics), the JSON log, the solver's warm-up."""

@@ -19,9 +19,9 @@ from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel
 from sqlalchemy import Engine, text
 
+from .. import metrics
+from ..clients.address import client_address
 from ..errors import ClientError
-from ..limits.address import client_address
-from . import metrics
 
 router = APIRouter(tags=["operations"])
 log = logging.getLogger(__name__)

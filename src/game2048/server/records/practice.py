@@ -17,10 +17,9 @@ from sqlalchemy.orm import Session
 
 from ...record import RecordError, replay
 from ..errors import ClientError
-from ..live.seeds import new_game_id
-from ..live.stores import durable, utc_now
+from ..storage.db import durable, utc_now
 from ..storage.models import GameRow
-from .records import check_name
+from .records import check_name, new_game_id
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ written. Games in play are ``live``'s; practice records are ``practice``'s.
 from __future__ import annotations
 
 import json
+import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
@@ -34,6 +35,11 @@ BOARDS: tuple[Board, ...] = ("players", "engines")
 #: Moves in a daily game are accepted until its UTC day ends plus this.
 DAILY_GRACE = timedelta(minutes=10)
 DAILY_GRACE_TEXT = "10 minutes"
+
+
+def new_game_id() -> str:
+    """A random id, 12 URL-safe characters (72 bits): not guessable, not a counter."""
+    return secrets.token_urlsafe(9)
 
 
 def could_be_game_id(game_id: str) -> bool:

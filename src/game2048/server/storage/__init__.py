@@ -1,1 +1,2 @@
-"""The database: the engine and migrations (``db``), the tables (``models``)."""
+"""The database: the engine, migrations and writes (``db``: ``one_writer``, ``durable``, ``utc_now``), the
+tables (``models``)."""

@@ -6,6 +6,7 @@ import os
 import secrets
 import threading
 from contextlib import AbstractContextManager, nullcontext
+from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import Engine, create_engine, event, select, text
@@ -34,7 +35,7 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``; SQLite files get WAL, ``synchronous=NORMAL`` and a busy timeout.
 
     NORMAL in WAL mode: a commit survives a killed process, not a power cut;
-    commits that must survive that too (finishes) run in ``live_store.durable``.
+    commits that must survive that too (finishes) run in ``durable``.
     """
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
@@ -166,3 +167,38 @@ def load_secret(sessions: sessionmaker[Session], configured: str | None) -> str:
             s.rollback()
         return s.scalars(select(SecretRow.value).where(SecretRow.name == "signing")).one()
 
+
+class durable:
+    """A write transaction whose commit is on disk before it ends (SQLite: synchronous=FULL
+    for this commit only; the connection goes back to NORMAL afterwards)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.sqlite = engine.dialect.name == "sqlite"
+        self.writer = one_writer_for(engine)
+
+    def __enter__(self):  # type: ignore[no-untyped-def]
+        self.writer.__enter__()
+        self.conn = self.engine.connect()
+        if self.sqlite:  # must come before the transaction's BEGIN to count for its commit
+            self.conn.exec_driver_sql("PRAGMA synchronous=FULL")
+        return self.conn
+
+    def __exit__(self, kind, value, tb) -> None:  # type: ignore[no-untyped-def]
+        try:
+            if kind is None:
+                self.conn.commit()
+            else:
+                self.conn.rollback()
+        finally:
+            try:
+                if self.sqlite:
+                    self.conn.exec_driver_sql("PRAGMA synchronous=NORMAL")
+                    self.conn.commit()
+                self.conn.close()
+            finally:
+                self.writer.__exit__(None, None, None)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)

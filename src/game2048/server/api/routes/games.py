@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
+from ...caching import conditional
+from ...clients import browser as browsers
+from ...clients.address import client_address, network_of
 from ...errors import responses
-from ...http import conditional
-from ...limits import browser as browsers
-from ...limits.address import client_address, network_of
 from ...limits.daily import Tries
 from ...live import Runner, start
 from ...records import records as games

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from ...clients.address import client_address, network_of
 from ...errors import responses
-from ...limits.address import client_address
-from ...limits.connections import address_key
 from ...records import owners, practice
 from ...records import records as games
 from ..deps import BODY_ERRORS, Db, Verifier, limited
@@ -34,7 +33,7 @@ def keep_record(body: RecordIn, request: Request, db: Db, verify: Verifier) -> R
     start = None if body.start is None else (body.start.board, body.start.score)
     # what the address may store today, checked before the replay, counted once kept
     quota, weight = request.app.state.storage_quota, practice.weight(body)
-    client = address_key(client_address(request))  # an IPv6 client by its /64
+    client = network_of(client_address(request))  # an IPv6 client by its /64
     quota.check(client, weight)
     with verify("record", body.size, body.seed, body.log, body.score, start):
         kept = practice.keep(db, body.size, body.seed, body.log, body.score, body.name, start=start)

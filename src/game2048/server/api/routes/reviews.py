@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from ...caching import conditional
 from ...errors import responses
-from ...http import conditional
 from ...reviews import queue as reviews
 from ..deps import Client, Db, GameId
 from ..schemas import PendingOut, ReviewOut

@@ -30,12 +30,12 @@ from datetime import timedelta
 
 from sqlalchemy import Engine
 
-from .base import Live, LiveStore, Stored, durable, utc_now
+from .base import Live, LiveStore, Stored
 from .database import MOVE_CONNECTIONS, DatabaseStore, caught_up
 from .redis import RedisStore
 
 __all__ = ["MOVE_CONNECTIONS", "DatabaseStore", "Live", "LiveStore", "RedisStore", "Stored", "caught_up",
-           "durable", "make_store", "utc_now"]
+           "make_store"]
 
 
 def make_store(engine: Engine, redis_url: str | None, idle_days: float,

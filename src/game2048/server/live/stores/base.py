@@ -145,47 +145,11 @@ def write_finished(conn: Connection, statement: Any, game: Live, record: dict[st
     return True
 
 
-class durable:
-    """A write transaction whose commit is on disk before it ends (SQLite: synchronous=FULL
-    for this commit only; the connection goes back to NORMAL afterwards)."""
-
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self.sqlite = engine.dialect.name == "sqlite"
-        self.writer = one_writer_for(engine)
-
-    def __enter__(self):  # type: ignore[no-untyped-def]
-        self.writer.__enter__()
-        self.conn = self.engine.connect()
-        if self.sqlite:  # must come before the transaction's BEGIN to count for its commit
-            self.conn.exec_driver_sql("PRAGMA synchronous=FULL")
-        return self.conn
-
-    def __exit__(self, kind, value, tb) -> None:  # type: ignore[no-untyped-def]
-        try:
-            if kind is None:
-                self.conn.commit()
-            else:
-                self.conn.rollback()
-        finally:
-            try:
-                if self.sqlite:
-                    self.conn.exec_driver_sql("PRAGMA synchronous=NORMAL")
-                    self.conn.commit()
-                self.conn.close()
-            finally:
-                self.writer.__exit__(None, None, None)
-
-
 def mark_helped_in_database(engine: Engine, game_id: str) -> None:
     with one_writer_for(engine), engine.begin() as conn:
         conn.execute(update(GameRow).where(GameRow.id == game_id).values(helped=True))
 
 
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def position_text(snapshot: Stored) -> str:

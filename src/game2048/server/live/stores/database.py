@@ -34,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 from ....game import Game, Snapshot
 from ....spawn import seed_from_text
 from ...limits.rate import Hit
-from ...storage.db import one_writer_for
+from ...storage.db import durable, one_writer_for
 from ...storage.models import DailyTryRow, GameMoveRow, GameRow
 from ..commits import DISK_WINDOW, GroupCommit
 from . import tail
@@ -44,7 +44,6 @@ from .base import (
     LiveStore,
     Stored,
     aware_utc,
-    durable,
     epoch_ms,
     mark_helped_in_database,
     position_text,

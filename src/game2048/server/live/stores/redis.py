@@ -17,7 +17,7 @@ from sqlalchemy import Connection, Engine, delete, insert, select, update
 
 from ....spawn import seed_from_text
 from ...limits.rate import HITS_LUA, Hit
-from ...storage.db import one_writer_for
+from ...storage.db import durable, one_writer_for
 from ...storage.models import DailyTryRow, GameRow
 from .base import (
     GAME_COLUMNS,
@@ -26,7 +26,6 @@ from .base import (
     LiveStore,
     Stored,
     aware_utc,
-    durable,
     epoch_ms,
     live_from_row,
     mark_helped_in_database,

@@ -20,7 +20,7 @@ import gzip
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from .cache import BoundedLRU
+from ..caching.answers import BoundedLRU
 
 #: Answers under this many bytes travel as they are (as GZipMiddleware's ``minimum_size``).
 MINIMUM_SIZE = 500

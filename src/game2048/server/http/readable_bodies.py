@@ -16,7 +16,7 @@ from typing import Any
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..errors import send_error
-from .bodylimit import replaying
+from .body_limit import replaying
 
 #: No number in any request comes near this (seeds and scores are below 2^53, 16 digits).
 MAX_DIGITS = 40
@@ -74,7 +74,7 @@ def read_json(text: str, what: str = "the body") -> Any:
     >>> read_json('[' * 100_000)
     Traceback (most recent call last):
     ...
-    game2048.server.http.bodies.Unreadable: the body is nested too deeply
+    game2048.server.http.readable_bodies.Unreadable: the body is nested too deeply
     """
     try:
         return _DECODER.decode(text)

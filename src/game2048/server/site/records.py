@@ -8,14 +8,14 @@ from datetime import date, timedelta
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
-from ..record import positions, replay
-from ..rules import DEFAULT_SIZE, SIZES
-from ..server.errors import ClientError
-from ..server.http import conditional
-from ..server.http.cache import BoundedLRU
-from ..server.limits.address import client_address
-from ..server.records import records as games
-from ..server.records.records import BOARDS, MODES
+from ...record import positions, replay
+from ...rules import DEFAULT_SIZE, SIZES
+from ..caching import conditional
+from ..caching.answers import BoundedLRU
+from ..clients.address import client_address
+from ..errors import ClientError
+from ..records import records as games
+from ..records.records import BOARDS, MODES
 from .i18n import pick_language, strings
 from .render import language_headers, render
 

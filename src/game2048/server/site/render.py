@@ -4,7 +4,7 @@
     return render(request, "leaderboard.html", "leaderboard", rows=rows)
 
 The template extends ``base.html`` and gets ``lang``, ``dir``, ``t``,
-``languages`` and ``active`` (see ``game2048.site.i18n.page_context``) besides
+``languages`` and ``active`` (see ``game2048.server.site.i18n.page_context``) besides
 the keyword arguments.
 """
 
@@ -17,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from ..web.assets import asset_url
+from ...web.assets import asset_url
 from .i18n import COOKIE, LANGUAGES, page_context, strategy_name, strings
 
 TEMPLATE_DIR = Path(__file__).resolve().parent / "templates"

@@ -2,11 +2,11 @@
 
 The game page (``play``), the leaderboards and the replay of a finished game
 (``records``), the solver's review of one (``review``), and the content pages
-with the simulations behind them (``content``, ``stats``, ``simulate``). The
+with the simulations behind them (``content``, ``stats``; ``solver.simulate``). The
 templates live in ``templates/``, the interface strings in ``i18n``.
 
-``game2048.site.router`` serves them all; the server includes it. It is built
-on first use so that the ``simulate`` command does not pay for the web stack.
+``game2048.server.site.router`` serves them all; the server includes it. It is built
+on first use so that importing the package does not pay for the web stack.
 """
 
 from __future__ import annotations

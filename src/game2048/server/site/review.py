@@ -14,15 +14,15 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 from markupsafe import Markup
 
-from ..record import positions
-from ..record import undone as undone_moves
-from ..server.errors import ClientError
-from ..server.http import conditional
-from ..server.http.cache import BoundedLRU
-from ..server.limits.address import client_address
-from ..server.records.records import Record
-from ..server.reviews import queue as reviews
-from ..solver.review import ARROWS, CLASSES
+from ...record import positions
+from ...record import undone as undone_moves
+from ...solver.review import ARROWS, CLASSES
+from ..caching import conditional
+from ..caching.answers import BoundedLRU
+from ..clients.address import client_address
+from ..errors import ClientError
+from ..records.records import Record
+from ..reviews import queue as reviews
 from .records import MAX_FRAMES, record_frames
 from .render import context, render, templates
 
@@ -81,7 +81,7 @@ def review_page(request: Request, game_id: str) -> Response:
 def _drawn(t: dict[str, str], record: Record, result: dict[str, Any], lang: str = "en") -> dict[str, str]:
     """The parts of a made review's page that cost CPU to draw: the summary, the
     moves listed, the chart, and the JSON the page's script steps through (boards included)."""
-    from ..solver.review import move_accuracy, worst
+    from ...solver.review import move_accuracy, worst
 
     moves = result["moves"]
     undone = undone_moves(record.log)
@@ -126,7 +126,7 @@ def _arrival(times: list[int] | None, n: int) -> dict[str, int]:
 def _lessons(record: Record, moves: list[dict[str, Any]]) -> dict[str, Any]:
     """What the summary teaches: the three costliest moves, and the largest tile on the board
     while most of the game's loss was made (``phase``) with its share of the whole loss."""
-    from ..solver.review import worst
+    from ...solver.review import worst
 
     lesson: dict[str, Any] = {"worst": worst(moves, 3), "phase": None, "share": 0.0}
     total = sum(m["loss"] for m in moves)

@@ -13,7 +13,7 @@ from fastapi import APIRouter
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
-from ..rules import SIZES, TARGETS, max_tile_for, slide_row
+from ...rules import SIZES, TARGETS, max_tile_for, slide_row
 from .charts import bar_chart
 from .i18n import pick_language, strategy_name, strings
 from .render import TEMPLATE_DIR, render
@@ -239,7 +239,7 @@ def solver_page(request: Request) -> HTMLResponse:
 
 def _weights_installed() -> bool:
     """Whether this server has the trained network, which then gives 4x4 hints (``solver.hint``)."""
-    from ..solver.learn import shipped
+    from ...solver.learn import shipped
 
     try:
         shipped.installed()
@@ -250,7 +250,7 @@ def _weights_installed() -> bool:
 
 def _preset_settings() -> list[dict[str, Any]]:
     """The solver's search settings, read from its code."""
-    from ..solver.search import PRESET_SETTINGS
+    from ...solver.search import PRESET_SETTINGS
 
     return [
         {

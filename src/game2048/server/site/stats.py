@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .simulate import DATA_FILE, decode_board, load
+from ...solver.simulate import DATA_FILE, decode_board, load
 
 #: Score histogram bins for 4x4 games (points); the last bin is open.
 SCORE_BINS: tuple[int, ...] = (0, 1000, 2000, 3000, 4000, 6000, 8000, 12000, 16000, 24000, 32000, 48000)

@@ -18,9 +18,9 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..game import Game
-from ..rules import DIRECTIONS, LETTERS, MAX_UNDOS, UNDO_LETTER, Direction, slide
-from ..spawn import MAX_SEED
+from .game import Game
+from .rules import DIRECTIONS, LETTERS, MAX_UNDOS, UNDO_LETTER, Direction, slide
+from .spawn import MAX_SEED
 
 
 @dataclass(frozen=True)

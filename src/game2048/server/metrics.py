@@ -9,7 +9,7 @@ sums them, so any worker answers for all of them.
 Other modules count through the small functions here, e.g. when the server
 has dealt moves of a live game::
 
-    from ..ops import metrics
+    from .. import metrics
     metrics.count_moves(len(letters), perf_counter() - started)
 """
 

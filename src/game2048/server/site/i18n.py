@@ -10,7 +10,7 @@ Every page extends ``templates/base.html``, which needs ``lang``, ``dir``, ``t``
     t = strings(lang)                       # t["nav_rules"] == "Rules" for "en"
     ctx = page_context(request, "leaderboard")   # everything base.html reads
 
-``game2048.site.render.render`` does the rest (template look-up, the ``lang``
+``game2048.server.site.render.render`` does the rest (template look-up, the ``lang``
 cookie, ``Vary``). Long texts (the rules, the prose of the content pages) are templates
 of their own, one per language, under ``templates/pages/``.
 """
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from ..web.assets import STATIC_DIR
+from ...web.assets import STATIC_DIR
 
 #: The site's languages, in the chooser's order: the one list a new language joins (docs/languages.md).
 LANGUAGES: tuple[str, ...] = ("en", "he", "ru", "th")

@@ -23,10 +23,10 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
-from ..limits import NAME_MAX
-from ..rules import DEFAULT_SIZE, SIZES, TARGETS
-from ..server.http.headers import policy
-from ..web.assets import page_script, page_styles, service_worker
+from ...limits import NAME_MAX
+from ...rules import DEFAULT_SIZE, SIZES, TARGETS
+from ...web.assets import page_script, page_styles, service_worker
+from ..http.security_headers import policy
 from .i18n import PACKS, pick_language, plural_category
 from .render import render
 

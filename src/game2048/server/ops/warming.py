@@ -16,12 +16,7 @@ import asyncio
 import contextlib
 import logging
 
-from starlette.types import ASGIApp, Receive, Scope, Send
-
 log = logging.getLogger(__name__)
-
-#: Paths that wait for the solver: everything that plays, hints, finishes or reads a game.
-GATED = "/api/"
 
 
 class Warming:
@@ -57,17 +52,3 @@ class Warming:
         if not self.ready.is_set() and not self._told:
             self._told = True
             log.info("the solver is still compiling (a fresh install does it once); serving meanwhile")
-
-
-class WarmGate:
-    """Pure ASGI middleware: holds requests under ``/api/`` while ``app.state.warming`` waits."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] in ("http", "websocket") and scope["path"].startswith(GATED):
-            warming = getattr(scope["app"].state, "warming", None)
-            if warming is not None:
-                await warming.wait()
-        await self.app(scope, receive, send)

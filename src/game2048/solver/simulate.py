@@ -126,7 +126,7 @@ def _corner_rush(game: Game, rng: random.Random) -> str | None:
 
 def _solver(preset: str) -> Strategy:
     def choose(game: Game, rng: random.Random) -> str | None:
-        from ..solver import best_move
+        from . import best_move
 
         return best_move(game.board, preset=preset)
 
@@ -159,7 +159,7 @@ def unplayable(strategy: str, size: int) -> str | None:
     if sizes is not None and size not in sizes:
         return f"{strategy} plays only {', '.join(f'{n}x{n}' for n in sizes)}"
     if strategy == "solver-learned":
-        from ..solver.learned import network
+        from .learned import network
 
         if network() is None:
             return "solver-learned needs the trained weights: pip install ./weights"
@@ -169,7 +169,7 @@ def unplayable(strategy: str, size: int) -> str | None:
 def weights_games() -> int | None:
     """The training games of the installed weights, which ``solver-learned`` plays (a run's
     ``weights_games``); None without weights."""
-    from ..solver.learn import shipped
+    from .learn import shipped
 
     try:
         return int(shipped.read_header(shipped.installed_chain()[-1])["run"]["games"])
@@ -209,7 +209,7 @@ def play(strategy: str, size: int, seed: int, max_moves: int | None = None) -> l
     """Play game ``seed`` on a ``size`` board with ``strategy``; the result row."""
     choose = STRATEGIES[strategy]
     if strategy.startswith("solver-"):
-        from ..solver import play_game
+        from . import play_game
 
         game = play_game(size, seed, strategy.removeprefix("solver-"), max_moves=max_moves)
     else:

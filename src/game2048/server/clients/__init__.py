@@ -1,0 +1,1 @@
+"""Who the client is: its address and network (``address``), its browser (``browser``)."""
