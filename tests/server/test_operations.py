@@ -207,9 +207,9 @@ def test_addresses_are_cut_to_their_network():
 
 def test_with_several_workers_metrics_sum_every_process(tmp_path):
     """In PROMETHEUS_MULTIPROC_DIR mode (``serve --workers N``) /metrics sums the workers' samples."""
-    count = ("from game2048.server.ops import metrics; metrics.count_moves(3, 0.5); "
+    count = ("from game2048.server import metrics; metrics.count_moves(3, 0.5); "
              "metrics.observe_request('GET', '/healthz', 200, 0.01)")
-    show = "from game2048.server.ops import metrics; print(metrics.exposition()[0].decode())"
+    show = "from game2048.server import metrics; print(metrics.exposition()[0].decode())"
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
     for _ in range(2):  # two "workers", one after the other
         subprocess.run([sys.executable, "-c", count], env=env, check=True)
