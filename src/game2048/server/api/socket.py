@@ -45,8 +45,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ValidationError
 
 from ...limits import GAME_ID_MAX, MAX_LOG, MAX_MOVES
-from ..clients.address import client_address
-from ..clients.address import network_of as address_key
+from ..clients.address import client_address, network_of
 from ..config import MAX_MESSAGE
 from ..errors import STORE_DOWN, STORE_RETRY, ClientError, describe_validation, store_down
 from ..http.raw_channel import channel
@@ -72,7 +71,7 @@ async def play_socket(websocket: WebSocket, game_id: str) -> None:
     client = client_address(websocket)
     game_id = game_id[:GAME_ID_MAX]  # a refusal names it
     sockets: Counter[str] = app.state.open_sockets
-    key = address_key(client)
+    key = network_of(client)
     cap = app.state.settings.max_sockets
     if cap and sockets[key] >= cap:
         await _deny(websocket, 429, f"this address already holds {cap} open sockets; close one first", 1013)
@@ -112,7 +111,7 @@ async def _serve(websocket: WebSocket, app: Any, client: str, game_id: str) -> N
     runner = app.state.runner
     # the first message must come soon and hold the game's token; after it, silence is idle
     quiet = _Quiet(FIRST_MESSAGE)
-    # the messages on the server's own channel, past the middleware (http/channel.py); the
+    # the messages on the server's own channel, past the middleware (http/raw_channel.py); the
     # handshake and the close go through it
     receive, send = channel(websocket.scope) or (websocket.receive, websocket.send)
     try:
