@@ -1,34 +1,9 @@
-"""The WebSocket ``/api/games/{id}/play``: the HTTP requests of a game in play, one message each.
-
-Each client message is a JSON object with an ``op``:
-
-- ``{"op": "moves", "token", "at", "moves"}`` answers like ``POST .../moves``; with
-  ``"chain": true`` in place of ``at`` the moves go on from where this socket's previous moves
-  message left the game (see *Chained moves*);
-- ``{"op": "state", "token"}`` like ``POST .../state``;
-- ``{"op": "hint", "token", "at"}`` like ``POST .../hint`` (the game is then never ranked);
-- ``{"op": "finish", "token", "name", "log"?, "helped"?, "name_key"?}`` like ``POST .../finish``.
-
-A socket opens only for a game that exists, and its first message (within
-``FIRST_MESSAGE`` seconds) must hold the game's token, else it is answered and closed
-(1008); a socket silent for ``GAME2048_SOCKET_IDLE`` seconds is closed (1000), and one address
-holds at most ``GAME2048_MAX_SOCKETS`` open (the next is refused, 429 or close 1013).
-
-Each answer echoes ``op`` and carries exactly the HTTP answer's fields, or
-``{"op", "status", "error"}`` (the HTTP status and error) for a refusal. The
-socket stays open after a refusal; a message that is not JSON, or not one of
-these, gets a 422 answer of the same shape. Answers come in the order of the
-messages, so a client may send moves before the last answer is in.
-
-Chained moves: a page sends every key as it is pressed, before the answers to the keys
-before it are in, with ``skip_illegal`` (a key that meets a wall once its tiles are known
-is dropped). It cannot know ``at`` then: whether the keys before were played or dropped
-is in answers still on their way. ``"chain": true`` says "right after the previous moves
-message on this socket": the server uses the ``at`` that message's answer gave. A chain
-holds only while its messages are played: after a refused moves message (or with no moves
-message yet on this socket) a chained one is refused too, 409 with code ``chain_broken``,
-so a key is never played out of order; the client asks for the state and starts a new
-chain with an explicit ``at``.
+"""The WebSocket ``/api/games/{id}/play``: the requests of a game in play, one JSON message each
+(``op``: moves, state, hint, finish), answered in order with the HTTP answer's fields and ``op``,
+or ``{"op", "status", "error"}`` for a refusal; a moves message may say ``"chain": true`` in place
+of ``at`` (right after this socket's previous moves). The protocol, the socket's limits and its
+close codes: docs/deploy.md, "Playing a ranked game". Every message goes to the runner
+(``live.Runner``); this handler only reads, checks and answers.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ import asyncio
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from typing import Any
+from typing import Any, TypeVar
 
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session, sessionmaker
@@ -41,6 +41,7 @@ from .stores import MOVE_CONNECTIONS, LiveStore
 #: loop's executor costs about two thirds of anyio's ``run_in_threadpool`` (no limiter, no
 #: context copy; bench/server.md).
 _MOVERS: list[ThreadPoolExecutor] = []
+T = TypeVar("T")
 
 
 def _movers() -> ThreadPoolExecutor:
@@ -135,47 +136,45 @@ class Runner:
         the client's CPU budget (``with charge(): ...replay...``)."""
         return _Charge(self, client)
 
-    # State, hints and finishes: ``count`` counts the request first, on the thread (the socket's
-    # messages; an HTTP route counts in its dependency). With the limits in Redis a count is a round
-    # trip, which must not hold the event loop.
+    # State, hints and finishes run on a thread. ``count``: the request is counted there first (the
+    # socket's messages; an HTTP route counts in its dependency): with the limits in Redis a count
+    # is a round trip, which must not hold the event loop.
+
+    async def _off_loop(self, scope: str | None, client: str, work: Callable[[], T]) -> T:
+        def run() -> T:
+            if scope is not None:
+                self.count(scope, client)
+            return work()
+
+        return await run_in_threadpool(run)
 
     async def state(self, client: str, game_id: str, *, token: str, count: bool = False) -> moving.State:
         """Where a game in play stands, and its log."""
-        return await run_in_threadpool(self._state, client, game_id, token, count)
-
-    def _state(self, client: str, game_id: str, token: str, count: bool) -> moving.State:
-        if count:
-            self.count("moves", client)
-        return moving.state(self.store, self.secret, game_id, token=token)
+        return await self._off_loop("moves" if count else None, client,
+                                    lambda: moving.state(self.store, self.secret, game_id, token=token))
 
     async def hint(self, client: str, game_id: str, *, token: str, at: int,
                    count: bool = False) -> moving.Hinted:
         """The solver's move for a game in play (marked helped first); the solver's time counts
         against ``client``'s hint budget."""
-        return await run_in_threadpool(self._hint, client, game_id, token, at, count)
-
-    def _hint(self, client: str, game_id: str, token: str, at: int, count: bool) -> moving.Hinted:
-        from ...solver import hint
-
-        if count:
-            self.count("hint", client)
 
         def solve(board: list[list[int]]) -> tuple[str | None, dict[str, float]]:
+            from ...solver import hint
+
             with self.hint_budget.spend(client, "hint"):
                 return hint(board, self.hint_time)
 
-        return moving.hint(self.store, self.secret, game_id, token=token, at=at, solve=solve)
+        return await self._off_loop("hint" if count else None, client, lambda: moving.hint(
+            self.store, self.secret, game_id, token=token, at=at, solve=solve))
 
     async def finish(self, client: str, game_id: str, *, token: str, name: str | None, log: str | None = None,
                      helped: bool = False, name_key: str | None = None, count: bool = False) -> Finished:
         """``finishing.finish``, its replay measured against ``client``'s CPU budget."""
-        return await run_in_threadpool(self._finish, client, game_id, token, name, log, helped, name_key,
-                                       count)
+        return await self._off_loop("games" if count else None, client, lambda: self._finish(
+            client, game_id, token, name, log, helped, name_key))
 
     def _finish(self, client: str, game_id: str, token: str, name: str | None, log: str | None, helped: bool,
-                name_key: str | None, count: bool) -> Finished:
-        if count:
-            self.count("games", client)
+                name_key: str | None) -> Finished:
         name = None if name is None else check_name(name)  # before any work: a bad name is not a bad game
         with self.cpu_budget.spend(client, "finish"):
             done = finishing.finish(self.store, self.sessions, self.secret, game_id, token=token, name=name,
