@@ -136,18 +136,8 @@ class Settings:
 
     @classmethod
     def from_env(cls, database_url: str | None = None, env: dict[str, str] | None = None) -> Settings:
-        """Settings from ``--db`` (if given) and the environment.
-
-        DATABASE_URL, GAME2048_SECRET, GAME2048_RATE_LIMIT, GAME2048_HINT_RATE_LIMIT, REDIS_URL,
-        GAME2048_LEADERBOARD_TTL (seconds a worker may reuse a leaderboard answer; 0 never),
-        GAME2048_WARM_SOLVER (1 by default: load the solver at start; 0 on first hint),
-        GAME2048_MOVE_RATE_LIMIT, GAME2048_DAILY_TRIES, GAME2048_DAILY_TRIES_PER_NETWORK, GAME2048_IDLE_DAYS,
-        GAME2048_BODY_DEADLINE (seconds to deliver a request body, 30),
-        GAME2048_MOVE_DURABILITY (``process`` or ``disk``, see docs/deploy.md),
-        GAME2048_CPU_BUDGET (CPU seconds of verification per client, ``"10/minute"``; 0 off, as is
-        every limit when GAME2048_RATE_LIMIT is 0), GAME2048_HINT_CPU_BUDGET (the same for hints,
-        ``"30/minute"``), GAME2048_RECENT_BYTES (bytes of games a worker keeps in memory, 64 MiB).
-        """
+        """Settings from ``--db`` (if given) and the environment: DATABASE_URL, REDIS_URL and the
+        GAME2048_* variables, each with its default and meaning in docs/deploy.md, "Settings"."""
         env = dict(os.environ) if env is None else env
         off = env.get("GAME2048_RATE_LIMIT", "").strip() == "0"
         url = database_url or env.get("DATABASE_URL") or default_database_url()
@@ -162,7 +152,7 @@ class Settings:
             daily_tries_per_network=env_count(env.get("GAME2048_DAILY_TRIES_PER_NETWORK"),
                                            DEFAULT_DAILY_TRIES_PER_NETWORK),
             idle_days=env_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
-            move_durability=_durability(env.get("GAME2048_MOVE_DURABILITY")),
+            move_durability=_choice("GAME2048_MOVE_DURABILITY", env, DURABILITIES),
             cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),
             hint_cpu_budget="0" if off else env.get("GAME2048_HINT_CPU_BUDGET", DEFAULT_HINT_CPU_BUDGET),
             answer_ttl=env_seconds(env.get("GAME2048_LEADERBOARD_TTL"), 1.0),
@@ -176,7 +166,7 @@ class Settings:
             practice_bytes=env_count(env.get("GAME2048_PRACTICE_BYTES"), 4 * 1024 * 1024),
             recent_bytes=env_count(env.get("GAME2048_RECENT_BYTES"), DEFAULT_RECENT_BYTES),
             reviews=ReviewSettings.from_env(env),
-            engine_check=_engine_check(env.get("GAME2048_ENGINE_CHECK")),
+            engine_check=_choice("GAME2048_ENGINE_CHECK", env, ENGINE_CHECKS),
         )
 
 
@@ -196,11 +186,13 @@ def _public_url(text: str | None) -> str | None:
     return f"{parts.scheme}://{parts.netloc}"
 
 
-def _engine_check(text: str | None) -> str:
-    mode = (text or "background").strip().lower()
-    if mode not in ("background", "inline", "off"):
-        raise ValueError(f"GAME2048_ENGINE_CHECK must be background, inline or off, got {text!r}")
-    return mode
+def _choice(name: str, env: dict[str, str], choices: tuple[str, ...]) -> str:
+    """One of ``choices`` (the first when unset), as the variable ``name`` says."""
+    text = env.get(name)
+    chosen = (text or choices[0]).strip().lower()
+    if chosen not in choices:
+        raise ValueError(f"{name} must be {' or '.join(map(repr, choices))}, got {text!r}")
+    return chosen
 
 
 def env_count(text: str | None, default: int) -> int:
@@ -253,12 +245,6 @@ class ReviewSettings:
         )
 
 
-#: What GAME2048_MOVE_DURABILITY may say.
+#: What GAME2048_MOVE_DURABILITY and GAME2048_ENGINE_CHECK may say, the default first.
 DURABILITIES = ("process", "disk")
-
-
-def _durability(value: str | None) -> str:
-    chosen = (value or "process").strip().lower()
-    if chosen not in DURABILITIES:
-        raise ValueError(f"GAME2048_MOVE_DURABILITY must be 'process' or 'disk', got {value!r}")
-    return chosen
+ENGINE_CHECKS = ("background", "inline", "off")

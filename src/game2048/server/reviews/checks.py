@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 
 #: Seconds between looks for unchecked games when no finish wakes the checker.
 POLL_SECONDS = 5.0
-MODES = ("background", "inline", "off")
 
 
 def check(size: int, seed: Seed, log_text: str) -> dict[str, Any]:
