@@ -82,10 +82,10 @@ def test_the_pages_reader_reads_only_what_the_answers_have():
     assert issued and issued <= set(NewGameOut.model_fields), issued - set(NewGameOut.model_fields)
 
 
-def test_the_terminal_dealer_reads_only_parts_of_the_table():
+def test_the_python_dealer_reads_only_parts_of_the_table():
     from dataclasses import fields
 
     from game2048.server.live.answer import PARTS
-    from game2048.terminal.dealer import State
+    from game2048.dealer import State
 
     assert {f.name for f in fields(State)} <= {p.name for p in PARTS}
