@@ -1,5 +1,5 @@
 // The page cleans a name exactly as the server does: the cases are the shared
-// vectors (tests/vectors/names.json), which tests/server/test_names.py reads too.
+// vectors (tests/vectors/names.json), which tests/server/records/test_names.py reads too.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';

@@ -87,7 +87,7 @@ def entry_bytes(live: Live) -> int:
     snapshot: the board and at most 3 undo positions), the compacted ``Game`` (the position and
     at most ``COMPACT_SLACK`` of its history and letters), and their strings. Measured with
     tracemalloc, whatever its length: 2.4 to 3.3 KB for a 3x3 game, 3.1 to 4.9 KB for 6x6,
-    compacted; about 1 KB more at most between compactions (tests/server/test_recent_games.py)."""
+    compacted; about 1 KB more at most between compactions (tests/server/live/test_recent_games.py)."""
     return (3000 + 150 * COMPACT_SLACK + 60 * live.size * live.size
             + 2 * (len(live.id) + len(live.mode) + len(live.bot or "")))
 

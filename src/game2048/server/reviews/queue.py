@@ -292,6 +292,17 @@ def grade_piece(size: int, seed: Seed, log: str, preset: str, start: int, stop: 
     return entries
 
 
+def grade_piece_timed(size: int, seed: Seed, log: str, preset: str, start: int, stop: int,
+                      start_board: list[list[int]] | None = None,
+                      ) -> tuple[list[dict[str, Any]] | None, float]:
+    """``grade_piece`` and the CPU seconds its process spent on it: what the client who asked is
+    charged. Not the wall clock, which would also charge the pool's start (a spawned process loading
+    the solver) and the time the review process, at its niceness, waits for a busy machine's cores."""
+    began = time.process_time()
+    piece = grade_piece(size, seed, log, preset, start, stop, start_board)
+    return piece, time.process_time() - began
+
+
 def _review_process_start(nice: int, stopping: Any = None, parent: int | None = None) -> None:
     """A review process yields the CPU to the server's own processes, and loads the solver once.
 
@@ -403,12 +414,11 @@ class ReviewQueue:
         moves: list[dict[str, Any]] = []
         try:
             for start, stop in pieces(job.log):
-                began = time.monotonic()  # a review process works one piece on one core
-                piece = None if self._stopping.is_set() else self._pool().submit(
-                    grade_piece, job.size, job.seed, job.log, job.preset, start, stop, job.start_board
+                piece, used = (None, 0.0) if self._stopping.is_set() else self._pool().submit(
+                    grade_piece_timed, job.size, job.seed, job.log, job.preset, start, stop, job.start_board
                 ).result()
                 if self.charge is not None and job.client:
-                    self.charge(job.client, time.monotonic() - began)
+                    self.charge(job.client, used)
                 if piece is None:  # stopping: another process, or this server started again, makes it
                     with self.sessions() as s:
                         release(s, job.game_id, self.worker)
