@@ -85,7 +85,7 @@ def test_the_pages_reader_reads_only_what_the_answers_have():
 def test_the_python_dealer_reads_only_parts_of_the_table():
     from dataclasses import fields
 
-    from game2048.server.live.answer import PARTS
     from game2048.dealer import State
+    from game2048.server.live.answer import PARTS
 
     assert {f.name for f in fields(State)} <= {p.name for p in PARTS}
