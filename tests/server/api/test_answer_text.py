@@ -69,12 +69,12 @@ def test_the_pages_reader_reads_only_what_the_answers_have():
     (``issued.x``): each name it reads is a part of the table, the game-start answer's, or the
     error's shape, so renaming a part without the page fails here."""
     import re
-    from pathlib import Path
 
     from game2048.server.api.schemas import NewGameOut, StateOut
     from game2048.server.live.answer import PARTS
+    from game2048.web.assets import STATIC_DIR
 
-    script = (Path(__file__).parents[2] / "src/game2048/web/static/js/server_dealer.js").read_text()
+    script = (STATIC_DIR / "js/server_dealer.js").read_text()
     read = set(re.findall(r"\banswer\??\.([a-z_]+)", script))
     errors = {"error", "status", "code", "offline"}  # errors.py's shape, and the page's own "offline"
     assert read and read <= {p.name for p in PARTS} | set(StateOut.model_fields) | errors, read - errors
