@@ -1,5 +1,9 @@
 """Doctests run over the package; Alembic's environment script only runs under Alembic, and the
-stable-baselines3 adapter only imports where stable-baselines3 is installed."""
+stable-baselines3 adapter only imports where stable-baselines3 is installed.
+
+``scripts/test.sh`` runs the tests on several processes (pytest-xdist, ``--dist loadgroup``); the
+tests that share something outside their process, listed in ``SHARED``, run on one of them, one
+after another."""
 
 import importlib.util
 import os
@@ -9,6 +13,44 @@ import pytest
 collect_ignore_glob = ["src/game2048/server/storage/migrations/*", "tests/vectors/generate.py"]
 if importlib.util.find_spec("stable_baselines3") is None:  # an optional adapter; tests/test_env.py checks it
     collect_ignore_glob.append("src/game2048/env/sb3.py")
+
+
+#: Tests that run on one worker, one after another, by the group they are in (a path, or the start of
+#: one): "browser" shares one ``game2048 serve`` and one Chromium (each worker that ran browser tests
+#: would start its own: a server, a solver warmed, a game played and reviewed, on a 2-core machine);
+#: "redis-6379" the machine's Redis (127.0.0.1:6379, database 15), whose rate-limit and CPU-budget
+#: counts of the test client ("testclient") each such test resets, and whose Lua scripts one flushes.
+SHARED = {
+    "browser": ("tests/browser/",),
+    "redis-6379": ("tests/server/live/test_stores.py", "tests/server/live/test_redis_lines.py",
+                   "tests/server/live/test_redis_moves.py", "tests/server/limits/test_ratelimit.py"),
+}
+
+
+def shared_group(nodeid: str) -> str | None:
+    """The group of ``SHARED`` the test ``nodeid`` is in, if any."""
+    path = nodeid.split("::", 1)[0]
+    return next((group for group, paths in SHARED.items() for p in paths
+                 if path == p or (p.endswith("/") and path.startswith(p))), None)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-untyped-def]
+    """With ``--dist loadgroup``: each test is a unit of work of its own, but a group of ``SHARED`` is
+    one unit. (pytest-xdist's own loadgroup reads the xdist_group marks from node ids it renames,
+    which pytest 9.2 no longer lets it do: the marks would be ignored.)"""
+    if config.getoption("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    missing = [p for paths in SHARED.values() for p in paths if not (config.rootpath / p).exists()]
+    assert not missing, f"SHARED names test files that are not there: {missing}"
+
+    class Shared(LoadGroupScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return shared_group(nodeid) or super()._split_scope(nodeid)
+
+    return Shared(config, log)
 
 
 @pytest.hookimpl(hookwrapper=True)

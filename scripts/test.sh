@@ -3,10 +3,20 @@
 # (engine, server, solver, pages, the browser suite in headless Chromium, and the
 # terminal game in tmux).
 #
-#   ./scripts/test.sh            # from a fresh clone; safe to run again
-#   ./scripts/test.sh -k replay  # extra arguments go to pytest
+#   ./scripts/test.sh            # from a fresh clone; safe to run again (what CI runs)
+#   ./scripts/test.sh --fast     # everyday work: all but the browser and tmux tests
+#   ./scripts/test.sh -k replay  # extra arguments go to pytest (-n 0: one process)
+#
+# pytest runs on GAME2048_TEST_WORKERS processes (pytest-xdist; default 3: many tests wait on
+# servers, sockets or the browser, so one more than this machine's two cores pays).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+fast=0
+args=()
+for arg in "$@"; do
+  if [ "$arg" = --fast ]; then fast=1; else args+=("$arg"); fi
+done
 
 PYTHON=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
@@ -46,8 +56,13 @@ if [ -d tests/js ]; then
 fi
 
 echo "== pytest"
+marks=()
+if [ "$fast" = 1 ]; then
+  marks=(-m "not browser and not tmux")
+fi
+# --dist loadgroup: the tests of one xdist_group (tests/conftest.py) share a worker
 set +e
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n "${GAME2048_TEST_WORKERS:-3}" --dist loadgroup "${marks[@]}" "${args[@]}"
 status=$?
 set -e
 if [ "$status" = 5 ]; then
