@@ -56,8 +56,15 @@ class Client:
 
     def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
         data = json.dumps(body).encode() if body is not None else None
-        self.conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
-        answer = self.conn.getresponse()
+        try:
+            self.conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+            answer = self.conn.getresponse()
+        except (BrokenPipeError, ConnectionResetError, http.client.RemoteDisconnected):
+            # the server closes a connection idle for its keep-alive time (5 s), as a busy machine's
+            # solver game between two calls can take: once more, on a new connection
+            self.conn.close()
+            self.conn.request(method, path, body=data, headers={"Content-Type": "application/json"})
+            answer = self.conn.getresponse()
         return answer.status, json.loads(answer.read() or b"{}")
 
 

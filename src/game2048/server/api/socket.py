@@ -278,8 +278,8 @@ async def _other(runner: Runner, client: str, game_id: str, op: str, body: Any) 
         now = await runner.state(client, game_id, token=body.token, count=True)
         return StateOut(**PositionOut.of(now.position).model_dump(), log=now.log).model_dump()
     if op == "hint":
-        hinted = await runner.hint(client, game_id, token=body.token, at=body.at, count=True)
-        return {"move": hinted.move, "scores": hinted.scores}
+        move, scores = await runner.hint(client, game_id, token=body.token, at=body.at, count=True)
+        return {"move": move, "scores": scores}
     done = await runner.finish(client, game_id, token=body.token, name=body.name, log=body.log,
                                helped=body.helped, name_key=body.name_key, count=True)
     return FinishOut(**vars(done)).model_dump()

@@ -1,8 +1,4 @@
-"""Finishing a game the server dealt: its own log, replayed, becomes the record; the seed is revealed.
-
-A game that used undo, asked for a hint through itself, or was marked helped
-is kept, never ranked. A game started as a bot's is ranked on the engines board.
-"""
+"""Finishing a game the server dealt: its own log, replayed, becomes the record (``finish``)."""
 
 from __future__ import annotations
 

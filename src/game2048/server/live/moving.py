@@ -368,16 +368,12 @@ def _stored_tile(snapshot: Snapshot) -> tuple[int, int, int] | None:
     return tuple(tile) if isinstance(tile, (list, tuple)) and len(tile) == 3 else None  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
-class Hinted:
-    """A hint asked for through its game: the solver's move, and its score for each direction."""
-
-    move: str | None
-    scores: dict[str, float]
+#: A hint: the solver's move (None when no move is legal), and its score for each direction.
+Hint = tuple[str | None, dict[str, float]]
 
 
 def hint(store: LiveStore, secret: str, game_id: str, *, token: str, at: int,
-         solve: Callable[[list[list[int]]], tuple[str | None, dict[str, float]]]) -> Hinted:
+         solve: Callable[[list[list[int]]], Hint]) -> Hint:
     """The solver's move for the game's position at log length ``at`` (its current one; 409
     otherwise), ``solve(board)`` thinking. The game is marked helped before the answer leaves,
     so it is never ranked, whatever its finish says.
@@ -389,6 +385,5 @@ def hint(store: LiveStore, secret: str, game_id: str, *, token: str, at: int,
                                "the game is in")
     store.mark_helped(live.id)
     recent.forget(live.id)  # its next move reads the store, which says it was helped
-    move, scores = solve(Game.resume(snapshot).board)
-    return Hinted(move, scores)
+    return solve(Game.resume(snapshot).board)
 

@@ -154,11 +154,11 @@ class Runner:
                                     lambda: moving.state(self.store, self.secret, game_id, token=token))
 
     async def hint(self, client: str, game_id: str, *, token: str, at: int,
-                   count: bool = False) -> moving.Hinted:
+                   count: bool = False) -> moving.Hint:
         """The solver's move for a game in play (marked helped first); the solver's time counts
         against ``client``'s hint budget."""
 
-        def solve(board: list[list[int]]) -> tuple[str | None, dict[str, float]]:
+        def solve(board: list[list[int]]) -> moving.Hint:
             from ...solver import hint
 
             with self.hint_budget.spend(client, "hint"):

@@ -88,8 +88,8 @@ async def game_hint(game_id: GameId, body: GameHintIn, request: Request, client:
     whatever its finish says. The WebSocket carries the same request (`op: "hint"`).
     `POST /api/hint` answers for a bare position (practice and tools).
     """
-    hinted = await request.app.state.runner.hint(client, game_id, token=body.token, at=body.at)
-    return HintOut(move=hinted.move, scores=hinted.scores)  # type: ignore[arg-type]
+    move, scores = await request.app.state.runner.hint(client, game_id, token=body.token, at=body.at)
+    return HintOut(move=move, scores=scores)  # type: ignore[arg-type]
 
 
 @router.post("/games/{game_id}/finish", response_model=FinishOut,
