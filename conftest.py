@@ -27,6 +27,14 @@ SHARED = {
 }
 
 
+#: Test files with tests of a minute or more on a busy machine (training, solver games, real servers):
+#: handed out first, after the groups, so that none of them starts last and runs on alone.
+LONG_FIRST = ("tests/test_learn_stages.py", "tests/test_simulate.py", "tests/test_learn.py",
+              "tests/test_bench_review.py", "tests/test_learned_preset.py", "tests/test_learn_coherence.py",
+              "tests/server/reviews/test_review_shutdown.py", "tests/server/records/test_boards.py",
+              "tests/test_solver.py", "tests/server/live/test_store_failures.py")
+
+
 def shared_group(nodeid: str) -> str | None:
     """The group of ``SHARED`` the test ``nodeid`` is in, if any."""
     path = nodeid.split("::", 1)[0]
@@ -43,12 +51,28 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):  # type: ignore[no-
         return None
     from xdist.scheduler import LoadGroupScheduling
 
-    missing = [p for paths in SHARED.values() for p in paths if not (config.rootpath / p).exists()]
-    assert not missing, f"SHARED names test files that are not there: {missing}"
+    named = [p for paths in SHARED.values() for p in paths] + list(LONG_FIRST)
+    missing = [p for p in named if not (config.rootpath / p).exists()]
+    assert not missing, f"conftest.py names test files that are not there: {missing}"
 
     class Shared(LoadGroupScheduling):
+        ordered = False
+
         def _split_scope(self, nodeid: str) -> str:
             return shared_group(nodeid) or super()._split_scope(nodeid)
+
+        def _assign_work_unit(self, node):  # type: ignore[no-untyped-def]
+            if not self.ordered:  # the queue is whole by the first assignment: the longest work first
+                self.ordered = True
+
+                def rank(scope: str) -> int:
+                    if scope in SHARED:
+                        return 0
+                    return 1 if scope.split("::", 1)[0] in LONG_FIRST else 2
+
+                for scope in sorted(self.workqueue, key=rank):  # a stable sort: else collection order
+                    self.workqueue.move_to_end(scope)
+            super()._assign_work_unit(node)
 
     return Shared(config, log)
 
