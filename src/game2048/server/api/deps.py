@@ -7,15 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Annotated
 
-from fastapi import Depends, FastAPI, Path, Request
+from fastapi import Depends, Path, Request
 from sqlalchemy.orm import Session
 
 from ...limits import GAME_ID_MAX
 from ..clients.address import client_address
 from ..limits.cpu import Verifier
-from ..limits.rate import too_many
 
-__all__ = ["BODY_ERRORS", "Client", "Db", "GameId", "Verifier", "budget_left", "count_request", "limited",
+__all__ = ["BODY_ERRORS", "Client", "Db", "GameId", "Verifier", "budget_left", "limited",
            "session"]
 
 #: What any route with a JSON body can answer before it runs: too slow, too large, unreadable.
@@ -27,16 +26,11 @@ def session(request: Request) -> Iterator[Session]:
         yield s
 
 
-def count_request(app: FastAPI, scope: str, client: str) -> None:
-    """Count one request of ``scope`` against the client's rate limit; 429 past it."""
-    too_many(app.state.limiters[scope].check(scope, client))
-
-
 def limited(scope: str):  # type: ignore[no-untyped-def]
     """A dependency that counts one request of ``scope`` against the client's rate limit."""
 
     def check(request: Request) -> None:
-        count_request(request.app, scope, client_address(request))
+        request.app.state.runner.count(scope, client_address(request))
 
     return Depends(check)
 
