@@ -12,7 +12,7 @@ from game2048.server import create_app
 from game2048.server.errors import ClientError
 from game2048.server.limits.cpu import REFUSAL_WEIGHT, CpuBudget
 
-from ..conftest import METRICS, clear_of_a_minute_edge, next_move
+from ..conftest import METRICS, Api, clear_of_a_minute_edge, next_move
 
 CLIENT = "testclient"  # the address Starlette's test client sends from
 
@@ -42,6 +42,27 @@ def test_work_is_charged_by_its_cpu_time():
         _burn(0.05)
     assert 0.05 <= _spent(budget, "10.0.0.1") < 0.2
     assert _spent(budget, "10.0.0.2") == 0  # per address
+
+
+def test_the_servers_own_work_inside_a_clients_block_is_not_charged():
+    budget = CpuBudget("10/minute")
+    with budget.spend("10.0.0.1", "finish"):
+        _burn(0.05)
+        with budget.aside():  # e.g. the finish's engine-like check, or the solver's first compile
+            _burn(0.3)
+    assert 0.05 <= _spent(budget, "10.0.0.1") < 0.2
+
+
+def test_a_ranked_finishs_engine_check_is_not_charged_to_the_player(app):
+    def slow_check(size, seed, log):  # a check as dear as the solver's first compile
+        _burn(0.5)
+        return {"checked": True}
+
+    runner = app.state.runner
+    runner.checking = runner._aside(slow_check)
+    *_, done = Api(TestClient(app)).honest(4, 20)
+    assert done.status_code == 200 and done.json()["ranked"], done.text
+    assert _spent(runner.cpu_budget, CLIENT) < 0.4
 
 
 def test_a_refusal_costs_more_than_the_work_it_took():

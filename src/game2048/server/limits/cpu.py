@@ -8,7 +8,9 @@ address in a sliding window (``"10/minute"``: ten CPU seconds a minute). A
 client whose budget is spent is refused with 429 and ``Retry-After`` before
 any work starts.
 
-A refused verification is charged ``refusal_weight`` times its cost, and its
+Work the server does for itself inside a client's block (the engine-like check
+of a finish, and a solver's first compile with it) runs under ``aside()`` and is
+not charged. A refused verification is charged ``refusal_weight`` times its cost, and its
 fingerprint (kind, game, log) is remembered: the same record sent again is
 refused at once with the first answer, at no cost.
 
@@ -74,6 +76,7 @@ class CpuBudget:
         self.remembered = remembered
         self._refused: OrderedDict[bytes, str] = OrderedDict()
         self._lock = threading.Lock()
+        self._aside = threading.local()  # per thread: CPU seconds of ``aside()`` blocks so far
         self.namespace = namespace  # the budget's name in the limit store and in metrics
 
     def check(self, client: str) -> None:
@@ -123,11 +126,15 @@ class CpuBudget:
                 metrics.observe_verification(kind, "repeated", 0.0)
                 raise ClientError(422, f"this record was refused before: {earlier}")
         self.check(client)
-        start = time.thread_time()
+        start = time.thread_time() - getattr(self._aside, "seconds", 0.0)
+
+        def spent() -> float:
+            return time.thread_time() - getattr(self._aside, "seconds", 0.0) - start
+
         try:
             yield
         except ClientError as exc:
-            used = time.thread_time() - start
+            used = spent()
             refused = exc.status == 422
             self.charge(client, used * (self.refusal_weight if refused else 1))
             metrics.observe_verification(kind, "refused" if refused else "error", used)
@@ -135,12 +142,22 @@ class CpuBudget:
                 self._remember(print_, exc.message)
             raise
         except BaseException:
-            self.charge(client, time.thread_time() - start)
+            self.charge(client, spent())
             raise
         else:
-            used = time.thread_time() - start
+            used = spent()
             self.charge(client, used)
             metrics.observe_verification(kind, "accepted", used)
+
+    @contextmanager
+    def aside(self) -> Iterator[None]:
+        """The block is the server's own work: the ``spend`` around it, in this thread, does not
+        charge its CPU time."""
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            self._aside.seconds = getattr(self._aside, "seconds", 0.0) + time.thread_time() - start
 
     def _remember(self, print_: bytes, message: str) -> None:
         with self._lock:

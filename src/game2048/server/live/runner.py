@@ -60,8 +60,9 @@ class Runner:
         self.store, self.secret, self.sessions = store, secret, sessions
         self.limiters, self.cpu_budget, self.hint_budget, self.hint_time = (limiters, cpu_budget,
                                                                             hint_budget, hint_time)
-        #: What a ranked players' finish gets for its engine-like check (``reviews.checks``).
-        self.checking = checking
+        #: What a ranked players' finish gets for its engine-like check (``reviews.checks``): the
+        #: server's own work, not charged to the finishing client.
+        self.checking = checking and self._aside(checking)
         #: Called after each finish (the app clears its cached leaderboards, wakes the checker).
         self.finished = finished
         self.commits = store.commits
@@ -74,6 +75,12 @@ class Runner:
         # the count needs no round trip of its own
         self.on_loop = bool(store.saves_async) and (not self._limited or moves.redis_url is None
                                                     or self._in_store)
+
+    def _aside(self, work: Callable[..., T]) -> Callable[..., T]:
+        def unbilled(*args: Any) -> T:
+            with self.cpu_budget.aside():
+                return work(*args)
+        return unbilled
 
     def seat(self) -> AbstractContextManager[None]:
         """Held by a transport while it may send moves (a socket while open, an HTTP move while in
