@@ -38,6 +38,7 @@ from .live.stores import make_store
 from .ops import probes
 from .ops.logs import setup_logging
 from .ops.warming import Warming
+from .records.standing import parse_hold_tiles
 from .reviews import checks
 from .reviews.queue import ReviewQueue
 from .storage.db import load_secret, make_engine, migrate, utc_now
@@ -169,11 +170,13 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.open_sockets = Counter()  # per client address (api/socket.py)
     app.state.store = make_store(engine, settings.redis_url, settings.idle_days, settings.move_durability)
     keep_recent(settings.recent_bytes)
-    app.state.checks = checks.EngineChecks(sessions)
+    hold_tiles = parse_hold_tiles(settings.hold_tiles)
+    app.state.checks = checks.EngineChecks(sessions, hold_tiles)
     app.state.limiters = {
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
+        "report": RateLimiter(settings.report_rate_limit, settings.redis_url),
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
     app.state.storage_quota = StorageQuota(settings.practice_records, settings.practice_bytes,
@@ -186,7 +189,8 @@ def create_app(settings: Settings) -> FastAPI:
 
     app.state.runner = Runner(app.state.store, app.state.secret, sessions, limiters=app.state.limiters,
                               cpu_budget=app.state.cpu_budget, hint_budget=app.state.hint_budget,
-                              hint_time=settings.hint_time, checking=checks.at_finish(settings.engine_check),
+                              hint_time=settings.hint_time,
+                              checking=checks.at_finish(settings.engine_check, hold_tiles),
                               finished=finished)
     errors.install(app)
     for room in (games, records, leaderboard, hint, reviews, socket, probes):

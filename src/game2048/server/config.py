@@ -31,6 +31,11 @@ DEFAULT_CPU_BUDGET = "10/minute"
 #: CPU seconds of solver work per client address: autoplay asks for a hint every move
 #: (about 10 ms each on 4×4), so hints get a budget of their own.
 DEFAULT_HINT_CPU_BUDGET = "30/minute"
+#: The tile, per size, from which a players' game waits for an operator (``records.standing``):
+#: an outcome people rarely reach (docs/bots.md, "Held for a person").
+DEFAULT_HOLD_TILES = "3:512,4:2048,5:4096,6:8192"
+#: Reports of games per client address (``moderation.reports``).
+DEFAULT_REPORT_RATE_LIMIT = "10/hour"
 
 #: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Fixed limits"). The cap per
 #: address and the deadline for a request's headers are ``limits.connections.GuardedHTTP``'s.
@@ -131,6 +136,13 @@ class Settings:
     #: (the players' board shows a game once it is checked), ``inline`` (the finish checks it),
     #: or ``off``.
     engine_check: str = "background"
+    #: ``"size:tile,..."``: a players' game reaching the tile is held for an operator (GAME2048_HOLD_TILES).
+    hold_tiles: str = DEFAULT_HOLD_TILES
+    #: Reports of games per client address (GAME2048_REPORT_RATE_LIMIT).
+    report_rate_limit: str = DEFAULT_REPORT_RATE_LIMIT
+    #: The operators' password, as a hash ``moderation.access.password_hash`` made
+    #: (GAME2048_MOD_PASSWORD_HASH); None: /mod is closed.
+    mod_password_hash: str | None = None
     #: The review queue (GAME2048_REVIEW_*).
     reviews: ReviewSettings = field(default_factory=lambda: ReviewSettings())
 
@@ -167,6 +179,10 @@ class Settings:
             recent_bytes=env_count(env.get("GAME2048_RECENT_BYTES"), DEFAULT_RECENT_BYTES),
             reviews=ReviewSettings.from_env(env),
             engine_check=_choice("GAME2048_ENGINE_CHECK", env, ENGINE_CHECKS),
+            hold_tiles=env.get("GAME2048_HOLD_TILES", DEFAULT_HOLD_TILES),
+            report_rate_limit="0" if off else env.get("GAME2048_REPORT_RATE_LIMIT",
+                                                      DEFAULT_REPORT_RATE_LIMIT),
+            mod_password_hash=env.get("GAME2048_MOD_PASSWORD_HASH") or None,
         )
 
 

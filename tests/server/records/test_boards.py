@@ -375,16 +375,52 @@ def test_the_players_board_shows_a_game_once_its_check_is_done(settings):
 
     app = create_app(replace(settings, engine_check="background"))
     try:
-        app.state.checks = EngineChecks(app.state.sessions, pool=ThreadPoolExecutor(1))
+        app.state.checks = EngineChecks(app.state.sessions, {}, pool=ThreadPoolExecutor(1))
         api = Api(TestClient(app))  # no lifespan: the checker runs only when told here
         _, played, r = api.honest(3, 30, name="Waiting")
         assert r.status_code == 200 and r.json()["ranked"]
+        assert (r.json()["standing"], r.json()["rank"]) == ("checking", None)  # no rank before a board
+        assert api.stored(played.issued["id"])["standing"] == "checking"
         assert board(api, "players", 3) == []  # not checked yet
         assert app.state.checks.work_once() and not app.state.checks.work_once()
         api.client.app.state.answers.clear()
         assert board(api, "players", 3) == [("Waiting", played.score)]
+        again = api.finish(played.issued, name="Waiting").json()  # the finish asked again: placed now
+        assert (again["standing"], again["rank"]) == ("listed", 1)
     finally:
         app.state.checks.stop()
+        app.state.store.close()
+        app.state.engine.dispose()
+
+
+@pytest.mark.parametrize("mode", ["inline", "background", "off"])
+def test_an_outcome_people_rarely_reach_waits_for_an_operator_in_every_mode(settings, mode):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from game2048.server.reviews.checks import EngineChecks
+
+    app = create_app(replace(settings, engine_check=mode, hold_tiles="3:16,4:4096"))
+    try:
+        app.state.checks = EngineChecks(app.state.sessions, {3: 16}, pool=ThreadPoolExecutor(1))
+        api = Api(TestClient(app))
+        _, played, _ = api.honest(3, None, name="Lucky")  # a whole 3×3 game reaches 16
+        assert max(map(max, played.board)) >= 16
+        while app.state.checks.work_once():
+            pass
+        app.state.answers.clear()
+        done = api.finish(played.issued, name="Lucky").json()
+        assert (done["standing"], done["rank"], done["ranked"]) == ("held", None, True)
+        record = api.stored(played.issued["id"])
+        assert (record["standing"], record["held_for"]) == ("held", "outcome")
+        assert board(api, "players", 3) == [] and board(api, "engines", 3) == []
+        _, small, _ = api.honest(4, 10, name="Small")  # far from 4096: listed
+        while app.state.checks.work_once():
+            pass
+        app.state.answers.clear()
+        assert board(api, "players", 4) == [("Small", small.score)]
+    finally:
+        app.state.checks.stop()
+        app.state.store.close()
         app.state.engine.dispose()
 
 

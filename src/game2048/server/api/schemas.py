@@ -18,6 +18,7 @@ from .. import live
 from ..live.answer import PARTS, Position, answer
 from ..records.records import Board as Standing
 from ..records.records import Mode, RecordMode
+from ..records.standing import Shown
 
 #: A record's seed: a secret seed (what the server deals from: 32 lowercase hex digits, 128 bits,
 #: a string so that JSON carries it exactly) or an integer seed below 2^53 (practice games, and
@@ -136,7 +137,8 @@ class FinishOut(BaseModel):
     ranked: bool
     score: int
     max_tile: int
-    rank: int | None = Field(description="Place on the leaderboard when it finished; null when not ranked.")
+    rank: int | None = Field(description=(
+        "Place on the leaderboard; null when not ranked, or not on a board (yet): see standing."))
     seed: AnySeed | None = Field(description=(
         "The game's seed, now public: a secret seed (32 hex digits, 128 bits) for every game the server "
         "deals; null for a daily game until no more moves for its day can come (everyone plays that seed "
@@ -146,6 +148,11 @@ class FinishOut(BaseModel):
     name_key: str | None = Field(None, description=(
         "On the finish that first used this name (and its retries): the key later finishes under it send. "
         "Keep it: only its hash is stored."))
+    standing: Shown = Field("listed", description=(
+        "Where the game stands: checking (its engine-like check is not done yet: not on a board), "
+        "listed (on its board), moved (the check put it on the engines board), held (it waits for an "
+        "operator: an outcome people rarely reach, see held_for) or hidden (an operator took it off the "
+        "boards). docs/bots.md."))
 
 
 class StartIn(_Strict):
@@ -219,6 +226,12 @@ class RecordOut(BaseModel):
     times: list[int] | None = Field(None, description=(
         "When each letter of the log reached the server, in ms since the game was issued (letters sent "
         "together share one time); null for practice games and games from before times were kept."))
+    standing: Shown = Field("listed", description=(
+        "Where the game stands: checking (its engine-like check is not done yet: not on a board), "
+        "listed (on its board), moved (the check put it on the engines board), held (it waits for an "
+        "operator: an outcome people rarely reach, see held_for) or hidden (an operator took it off the "
+        "boards). docs/bots.md."))
+    held_for: str | None = Field(None, description="Why a held game waits for an operator: outcome.")
 
 
 class HintIn(_Strict):

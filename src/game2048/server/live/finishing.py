@@ -31,7 +31,7 @@ FINISH_SECONDS = 2.0
 def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
            name: str | None, log: str | None = None, helped: bool = False, name_key: str | None = None,
            now: datetime | None = None, charge: Charge | None = None,
-           checking: Callable[[int, int, str], dict[str, Any]] | None = None) -> Finished:
+           checking: Callable[[int, Any, str, int], dict[str, Any]] | None = None) -> Finished:
     """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
 
     ``log``, if sent, must be the server's log (409 otherwise); it may go on
@@ -46,10 +46,9 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
     (409 ``name_confusable``); the finish that first uses a name answers its key.
     A bot game is recorded under its bot's name (``name`` is then that name).
 
-    ``checking(size, seed, log)``, for a ranked players' game, gives the record's
-    engine-like check columns (``reviews.checks``: done now, or left to the
-    background checker with ``checked`` false, which keeps it off the players'
-    board until then).
+    ``checking(size, seed, log, max_tile)``, for a ranked players' game, gives
+    where it stands (``reviews.checks``: its check done now, or ``checking`` for
+    the background checker, which keeps it off the players' board until then).
     """
     now = now or utc_now()
     engine = sessions.kw["bind"]
@@ -102,7 +101,7 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
                   "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked,
                   "helped": live.helped or helped, "times": times}
         if ranked and bot is None and checking is not None:
-            record |= checking(live.size, live.seed, live.log)
+            record |= checking(live.size, live.seed, live.log, game.max_tile)
         recent.take(live.id, live.at)  # no move after the finish may be played from memory
         if store.finish(live, live.at, record, None if bot is not None else take_name):
             with sessions() as session:

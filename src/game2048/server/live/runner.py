@@ -55,7 +55,7 @@ class Runner:
 
     def __init__(self, store: LiveStore, secret: str, sessions: sessionmaker[Session], *,
                  limiters: dict[str, RateLimiter], cpu_budget: CpuBudget, hint_budget: CpuBudget,
-                 hint_time: float, checking: Callable[[int, Any, str], dict[str, Any]] | None = None,
+                 hint_time: float, checking: Callable[[int, Any, str, int], dict[str, Any]] | None = None,
                  finished: Callable[[], None] = lambda: None) -> None:
         self.store, self.secret, self.sessions = store, secret, sessions
         self.limiters, self.cpu_budget, self.hint_budget, self.hint_time = (limiters, cpu_budget,

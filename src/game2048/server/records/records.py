@@ -23,6 +23,7 @@ from ..errors import ClientError
 from ..storage.models import GameRow
 from .arrivals import times_from_text
 from .names import BadName, clean_name
+from .standing import Shown, shown
 
 Mode = Literal["classic", "daily"]
 MODES: tuple[Mode, ...] = ("classic", "daily")
@@ -60,6 +61,8 @@ class Finished:
     board: Board = "players"
     #: The key of the name, on the finish that first took it (and its retries); None otherwise.
     name_key: str | None = None
+    #: Where the game stands (``standing.shown``): a rank only once ``listed``.
+    standing: Shown = "listed"
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,9 @@ class Record:
     #: When each letter of the log reached the server, in ms since the game was issued; None for
     #: practice games and games from before arrival times were kept (``arrivals``).
     times: list[int] | None = None
+    #: Where it stands (``standing.shown``), and why it waits for an operator when ``held``.
+    standing: Shown = "listed"
+    held_for: str | None = None
 
     @property
     def begins(self) -> dict[str, object]:
@@ -161,11 +167,12 @@ def finish_answer(session: Session, game_id: str) -> Finished:
     if row is None or row.finished_at is None:
         raise ClientError(404, f"there is no finished game {game_id!r}")
     rank = None
-    if row.ranked:
+    if row.ranked and row.standing == "listed":
         rank = row.finish_rank or _rank_of(session, row.board, row.size, row.mode, row.day,  # type: ignore[arg-type]
                                            row.score or 0, _aware(row.finished_at), row.id)
     seed = row.seed if is_public(row.mode, row.day, True) else None
-    return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed, row.board)  # type: ignore[arg-type]
+    return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed, row.board,  # type: ignore[arg-type]
+                    standing=shown(row.standing, row.engine_like))
 
 
 def _board_filter(board: Board, size: int, mode: str, day: date | None):  # type: ignore[no-untyped-def]
@@ -173,7 +180,7 @@ def _board_filter(board: Board, size: int, mode: str, day: date | None):  # type
         GameRow.board == board, GameRow.size == size, GameRow.mode == mode,
         GameRow.day.is_(None) if day is None else GameRow.day == day,
         GameRow.ranked.is_(True),
-        GameRow.checked.is_(True),  # a players' game shows once its engine-like check is done
+        GameRow.standing == "listed",  # not while checked, held for an operator, or hidden
     )
 
 
@@ -240,7 +247,8 @@ def get_record(session: Session, game_id: str) -> Record:
     return Record(row.id, row.size, row.seed, row.mode, row.day, row.log or "", row.score or 0,  # type: ignore[arg-type]
                   row.max_tile or 0, row.moves or 0, row.ranked, row.name or "", _aware(row.finished_at),
                   json.loads(row.start) if row.start else None, row.board, row.engine_like,  # type: ignore[arg-type]
-                  json.loads(row.likeness) if row.likeness else None, times_from_text(row.times))
+                  json.loads(row.likeness) if row.likeness else None, times_from_text(row.times),
+                  shown(row.standing, row.engine_like), row.held_for)
 
 
 def _aware(moment: datetime) -> datetime:

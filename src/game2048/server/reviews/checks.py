@@ -1,7 +1,7 @@
 """The engine-like check of finished players' games, in the background.
 
-A ranked players' game is kept unchecked at its finish (``games.checked``
-false): the players' board leaves it out until the check is done. The check
+A ranked players' game is ``checking`` from its finish (``games.standing``,
+``records.standing``): the players' board leaves it out until the check is done. The check
 (``solver.likeness``) compares its moves with the solver's on the positions
 where the choice matters; a game that agrees beyond what non-engine play does
 goes to the engines board, marked engine-like, with the figures kept beside
@@ -10,7 +10,8 @@ the checks of every unchecked game, oldest first, in a process of its own at
 a lower CPU priority, and takes up what a stopped process left: the database
 is the queue. Two processes that check one game at once write the same result.
 With ``GAME2048_ENGINE_CHECK=inline`` the finish checks the game itself (for
-tests and small sites), and ``off`` ranks every game at once, unchecked.
+tests and small sites), and ``off`` lists every game at once, unchecked (an
+outcome people rarely reach is held for an operator in every mode).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...spawn import Seed
+from ..records.standing import after_check
 from ..storage.db import one_writer
 from ..storage.models import GameRow
 from .processes import end_with
@@ -46,30 +48,38 @@ def check(size: int, seed: Seed, log_text: str) -> dict[str, Any]:
     return likeness(size, seed, log_text)
 
 
-def record_fields(result: dict[str, Any]) -> dict[str, Any]:
-    """The ``games`` columns a finished check sets: checked, engine_like, the board, the figures."""
+def record_fields(result: dict[str, Any], size: int, max_tile: int,
+                  hold_tiles: dict[int, int]) -> dict[str, Any]:
+    """The ``games`` columns a finished check sets: engine_like, the figures, and where the game
+    stands now (``records.standing.after_check``)."""
     moved = bool(result["engine_like"])
-    fields: dict[str, Any] = {"checked": True, "engine_like": moved,
-                              "likeness": json.dumps(result, separators=(",", ":"))}
-    if moved:
-        fields["board"] = "engines"
-    return fields
+    return {"engine_like": moved, "likeness": json.dumps(result, separators=(",", ":")),
+            **after_check(size, max_tile, moved, hold_tiles)}
 
 
-def at_finish(mode: str) -> Callable[[int, Seed, str], dict[str, Any]] | None:
-    """What a ranked players' finish gets for its check under ``mode`` (GAME2048_ENGINE_CHECK): the
-    check itself (``inline``), an unchecked mark for the background checker, or nothing (``off``)."""
+#: What a ranked players' finish calls for its standing: ``(size, seed, log, max_tile)`` → columns.
+Checking = Callable[[int, Seed, str, int], dict[str, Any]]
+
+
+def at_finish(mode: str, hold_tiles: dict[int, int]) -> Checking:
+    """What a ranked players' finish gets under ``mode`` (GAME2048_ENGINE_CHECK): the check itself
+    (``inline``), ``checking`` for the background checker, or (``off``) only the outcome's hold."""
     if mode == "off":
-        return None
+        return lambda size, _seed, _log, max_tile: after_check(size, max_tile, False, hold_tiles)
     if mode == "inline":
-        return lambda size, seed, log_text: record_fields(check(size, seed, log_text))
-    return lambda _size, _seed, _log: {"checked": False}
+        return lambda size, seed, log_text, max_tile: record_fields(check(size, seed, log_text), size,
+                                                                    max_tile, hold_tiles)
+    return lambda _size, _seed, _log, _tile: {"standing": "checking"}
 
 
-def apply(session: Session, game_id: str, result: dict[str, Any]) -> None:
-    """Keep a check's result; a game that plays like the solver moves to the engines board."""
+def apply(session: Session, game_id: str, result: dict[str, Any], hold_tiles: dict[int, int]) -> None:
+    """Keep a check's result and place the game (an operator's decision stays as it is)."""
     with one_writer(session):
-        session.execute(update(GameRow).where(GameRow.id == game_id).values(**record_fields(result)))
+        row = session.get(GameRow, game_id)
+        if row is not None and row.standing == "checking" and not row.decided:
+            fields = record_fields(result, row.size, row.max_tile or 0, hold_tiles)
+            session.execute(update(GameRow).where(GameRow.id == game_id, GameRow.standing == "checking")
+                            .values(**fields))
         session.commit()
 
 
@@ -84,8 +94,9 @@ def _start_worker(parent: int) -> None:
 class EngineChecks:
     """The background checker of one server process (started and stopped by the app's lifespan)."""
 
-    def __init__(self, sessions: sessionmaker[Session], pool: Executor | None = None) -> None:
-        self.sessions = sessions
+    def __init__(self, sessions: sessionmaker[Session], hold_tiles: dict[int, int],
+                 pool: Executor | None = None) -> None:
+        self.sessions, self.hold_tiles = sessions, hold_tiles
         self._pool = pool
         self._wake = threading.Event()
         self._stopping = threading.Event()
@@ -130,12 +141,12 @@ class EngineChecks:
         with self.sessions() as session:
             row = session.execute(
                 select(GameRow.id, GameRow.size, GameRow.seed, GameRow.log)
-                .where(GameRow.checked.is_(False), GameRow.finished_at.is_not(None))
+                .where(GameRow.standing == "checking", GameRow.finished_at.is_not(None))
                 .order_by(GameRow.finished_at).limit(1)
             ).first()
         if row is None:
             return False
         result = self._executor().submit(check, row.size, row.seed, row.log or "").result()
         with self.sessions() as session:
-            apply(session, row.id, result)
+            apply(session, row.id, result, self.hold_tiles)
         return True

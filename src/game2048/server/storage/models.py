@@ -5,7 +5,18 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Any, ClassVar
 
-from sqlalchemy import BigInteger, Boolean, Date, DateTime, Index, Integer, String, Text, false, true
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Date,
+    DateTime,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    false,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.types import TypeDecorator
 
@@ -85,8 +96,12 @@ class GameRow(Base):
     #: A hint was asked for through this game: it is never ranked. Only ever set, never cleared,
     #: and apart from ``live``, so a move saved at the same moment cannot undo it.
     helped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
-    #: The engine-like check is done (``reviews.checks``): only then is a players' game on its board.
-    checked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
+    #: Where a finished game stands (``records.standing``): ``checking`` until its engine-like check is
+    #: done, ``listed`` on its board, ``held`` for an operator (``held_for`` says why), ``hidden``.
+    standing: Mapped[str] = mapped_column(String(8), default="listed", server_default="listed")
+    held_for: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    #: An operator set the standing: no check or report moves the game again.
+    decided: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The check found the game plays like the solver: it is on the engines board, marked so.
     engine_like: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: The check's figures as JSON (``solver.likeness``): positions that matter, agreement, slips.
@@ -95,7 +110,7 @@ class GameRow(Base):
     __table_args__ = (
         Index("ix_games_board", "board", "size", "mode", "day", "ranked", "score", "finished_at"),
         Index("ix_games_touched", "touched_at"),
-        Index("ix_games_unchecked", "checked", "finished_at"),
+        Index("ix_games_standing", "standing", "finished_at"),
     )
 
 
@@ -180,3 +195,45 @@ class ReviewRow(Base):
         Index("ix_reviews_queue", "status", "requested_at"),
         Index("ix_reviews_client", "client", "status"),
     )
+
+
+class ReportRow(Base):
+    """A visitor's report of a finished game (``moderation.reports``): one per game and client, the
+    client a keyed hash of its address; closed when an operator decides the game."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(String(16), index=True)
+    reason: Mapped[str] = mapped_column(String(16))
+    client: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+    __table_args__ = (UniqueConstraint("game_id", "client", name="uq_reports_game_client"),)
+
+
+class ModActionRow(Base):
+    """One operator's action, as the audit log keeps it: who, when, what, why, before and after."""
+
+    __tablename__ = "mod_actions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    operator: Mapped[str] = mapped_column(String(64))
+    action: Mapped[str] = mapped_column(String(16))
+    #: A game id, or a name.
+    target: Mapped[str] = mapped_column(String(64))
+    why: Mapped[str] = mapped_column(Text)
+    #: The target's fields before and after, as JSON.
+    before: Mapped[str | None] = mapped_column(Text, nullable=True)
+    after: Mapped[str | None] = mapped_column(Text, nullable=True)
+
+
+class BarredKeyRow(Base):
+    """A name key an operator barred from the players' board (its hash, as ``names`` keeps it)."""
+
+    __tablename__ = "barred_keys"
+
+    key_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    barred_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))

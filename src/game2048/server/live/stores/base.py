@@ -138,7 +138,7 @@ def write_finished(conn: Connection, statement: Any, game: Live, record: dict[st
         return False
     if also is not None:
         also(conn)
-    if record["ranked"]:
+    if record["ranked"] and record.get("standing", "listed") == "listed":  # placed now: its place kept
         rank = conn.execute(rank_query(record.get("board", game.board), game.size, game.mode, game.day,  # type: ignore[arg-type]
                                        record["score"], record["finished_at"], game.id)).scalar()
         conn.execute(update(GameRow).where(GameRow.id == game.id).values(finish_rank=rank))
