@@ -117,6 +117,11 @@ from .terminal.command import play  # noqa: E402
 
 app.command()(play)
 
+# mod queue / act / log / password: server/moderation/command.py
+from .server.moderation.command import app as mod_app  # noqa: E402
+
+app.add_typer(mod_app, name="mod")
+
 # learn, learn-eval and learn-export: solver/learn/command.py
 from .solver.learn.command import learn, learn_eval, learn_export  # noqa: E402
 

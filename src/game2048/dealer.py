@@ -43,6 +43,9 @@ class Finished:
     seed: int | str | None  # a ranked game's revealed seed is a secret seed (a string)
     ranked: bool
     rank: int | None = None
+    #: Where a ranked game stands (``checking``, ``listed``, ``held``, ``moved``, ``hidden``):
+    #: a rank only once ``listed``.
+    standing: str = "listed"
 
 
 class DealerError(Exception):
@@ -173,6 +176,7 @@ class ServerDealer:
             seed=answer.get("seed"),
             ranked=bool(answer.get("ranked", False)),
             rank=answer.get("rank"),
+            standing=str(answer.get("standing", "listed")),
         )
 
     # -- the wire -------------------------------------------------------

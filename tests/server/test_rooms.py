@@ -17,11 +17,12 @@ GROUND = {"clients", "config", "errors", "metrics", "storage"}
 #: The rooms of the server (``server/<room>/``) and which other rooms each may import, the ground
 #: floor aside. ``app``, ``command`` and the package's ``__init__`` assemble: they may import anything.
 SERVER = {
-    "api": {"caching", "http", "limits", "live", "records", "reviews"},
+    "api": {"caching", "http", "limits", "live", "moderation", "records", "reviews"},
     "live": {"limits", "records", "storage"},
     "records": {"storage"},
     "reviews": {"records", "storage"},
-    "site": {"caching", "http", "records", "reviews"},
+    "site": {"caching", "http", "moderation", "records", "reviews"},
+    "moderation": {"limits", "records"},
     "limits": set(),
     "http": {"caching"},
     "caching": set(),

@@ -19,9 +19,9 @@ from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
 from . import errors, site
 from .api import docs as apidocs
 from .api import socket
-from .api.routes import games, hint, leaderboard, records, reviews
+from .api.routes import games, hint, leaderboard, records, reports, reviews
 from .caching.answers import AnswerCache
-from .config import Settings
+from .config import MOD_LOGIN_RATE_LIMIT, Settings
 from .http.body_limit import BodyLimit
 from .http.compress_tagged import MINIMUM_SIZE, CompressTagged
 from .http.head_as_get import HeadAsGet
@@ -177,6 +177,7 @@ def create_app(settings: Settings) -> FastAPI:
         "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
         "report": RateLimiter(settings.report_rate_limit, settings.redis_url),
+        "login": RateLimiter(MOD_LOGIN_RATE_LIMIT, settings.redis_url),
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
     app.state.storage_quota = StorageQuota(settings.practice_records, settings.practice_bytes,
@@ -193,7 +194,7 @@ def create_app(settings: Settings) -> FastAPI:
                               checking=checks.at_finish(settings.engine_check, hold_tiles),
                               finished=finished)
     errors.install(app)
-    for room in (games, records, leaderboard, hint, reviews, socket, probes):
+    for room in (games, records, leaderboard, hint, reviews, reports, socket, probes):
         app.include_router(room.router)
     apidocs.install(app)
     app.include_router(site.router)

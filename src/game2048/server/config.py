@@ -36,6 +36,8 @@ DEFAULT_HINT_CPU_BUDGET = "30/minute"
 DEFAULT_HOLD_TILES = "3:512,4:2048,5:4096,6:8192"
 #: Reports of games per client address (``moderation.reports``).
 DEFAULT_REPORT_RATE_LIMIT = "10/hour"
+#: Sign-in tries at /mod per client address (right or wrong).
+MOD_LOGIN_RATE_LIMIT = "5/minute"
 
 #: uvicorn's own limits for ``game2048 serve`` (see docs/deploy.md, "Fixed limits"). The cap per
 #: address and the deadline for a request's headers are ``limits.connections.GuardedHTTP``'s.

@@ -19,6 +19,14 @@ from ..dealer import Dealer, DealerError, Finished, State
 from ..rules import TARGETS, Direction
 from .scores import BestScores
 
+#: What the summary says of a ranked game not (yet) on its board.
+STANDING_NEWS = {
+    "checking": "Being checked: it joins its board once that is done.",
+    "held": "A score like this joins the board once a person has looked at it.",
+    "moved": "On the engines board: the check found it plays like a program.",
+    "hidden": "Taken off the boards by an operator.",
+}
+
 
 class Session:
     """One player at one board size: moves, undo, new games, the best score."""
@@ -117,7 +125,9 @@ class Session:
     @staticmethod
     def _summary(done: Finished) -> str:
         words = [f"{done.score} points."]
-        if done.rank is not None:
+        if done.ranked and done.standing in STANDING_NEWS:
+            words.append(STANDING_NEWS[done.standing])
+        elif done.rank is not None:
             words.append(f"Rank {done.rank}.")
         if done.seed is not None:
             words.append(f"Seed {done.seed}.")

@@ -16,6 +16,7 @@ from ...rules import DEFAULT_SIZE, Direction
 from ...solver.review import Class
 from .. import live
 from ..live.answer import PARTS, Position, answer
+from ..moderation.reports import REASONS
 from ..records.records import Board as Standing
 from ..records.records import Mode, RecordMode
 from ..records.standing import Shown
@@ -232,6 +233,15 @@ class RecordOut(BaseModel):
         "operator: an outcome people rarely reach, see held_for) or hidden (an operator took it off the "
         "boards). docs/bots.md."))
     held_for: str | None = Field(None, description="Why a held game waits for an operator: outcome.")
+
+
+class ReportIn(_Strict):
+    reason: Literal[REASONS] = Field(description=(  # type: ignore[valid-type]
+        "program (it plays like a program), name (the name is offensive or impersonates someone), or other."))
+
+
+class ReportOut(BaseModel):
+    reports: int = Field(description="Clients whose reports of this game wait for an operator's decision.")
 
 
 class HintIn(_Strict):

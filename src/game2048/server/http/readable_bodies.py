@@ -86,6 +86,10 @@ def read_json(text: str, what: str = "the body") -> Any:
         raise Unreadable(f"{what} is not valid JSON: {exc}") from None
 
 
+#: The operators' pages post HTML forms (``site/mod.py`` reads them): not JSON.
+FORM_PATHS = ("/mod/",)
+
+
 class ReadableBodies:
     """Refuse (422) a request whose body is not readable JSON; pass everything else on."""
 
@@ -93,7 +97,8 @@ class ReadableBodies:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE"):
+        if (scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS", "DELETE")
+                or scope["path"].startswith(FORM_PATHS)):
             await self.app(scope, receive, send)
             return
         message = await receive()

@@ -100,7 +100,9 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
                   "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked,
                   "helped": live.helped or helped, "times": times}
-        if ranked and bot is None and checking is not None:
+        if ranked and bot is None and owners.barred(engine, name):  # an operator's decision stands
+            record |= {"board": "engines", "standing": "listed", "decided": True}
+        elif ranked and bot is None and checking is not None:
             record |= checking(live.size, live.seed, live.log, game.max_tile)
         recent.take(live.id, live.at)  # no move after the finish may be played from memory
         if store.finish(live, live.at, record, None if bot is not None else take_name):

@@ -26,7 +26,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ClientError
-from ..storage.models import NameRow
+from ..storage.models import BarredKeyRow, NameRow
 from .names import skeleton
 
 #: A name is free again once no game was finished under it for this long.
@@ -88,6 +88,14 @@ def key_for(engine: Engine, secret: str, game_id: str) -> str | None:
     with engine.connect() as conn:
         name = conn.execute(select(NameRow.name).where(NameRow.first_game == game_id)).scalar()
     return None if name is None else name_key(secret, name, game_id)
+
+
+def barred(engine: Engine, name: str) -> bool:
+    """Whether an operator barred the key that holds ``name`` from the players' board
+    (``moderation.actions``): its games then land on the engines board."""
+    with engine.connect() as conn:
+        found = select(BarredKeyRow.key_hash).join(NameRow, NameRow.key_hash == BarredKeyRow.key_hash)
+        return conn.execute(found.where(NameRow.name == name)).first() is not None
 
 
 def _decide(conn: Connection, name: str, key: str | None, game_id: str, cutoff: datetime) -> Any:

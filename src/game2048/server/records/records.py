@@ -231,6 +231,17 @@ def leaderboard(session: Session, size: int, mode: Mode = "classic", day: date |
     ]
 
 
+def waiting(session: Session, size: int, mode: Mode = "classic", day: date | None = None) -> dict[str, int]:
+    """How many ranked players' games of a board are not on it yet: ``checking`` and ``held``."""
+    rows = session.execute(
+        select(GameRow.standing, func.count()).where(
+            GameRow.board == "players", GameRow.size == size, GameRow.mode == mode, GameRow.ranked.is_(True),
+            GameRow.day.is_(None) if day is None else GameRow.day == day,
+            GameRow.standing.in_(("checking", "held")))
+        .group_by(GameRow.standing)).all()
+    return {str(standing): int(n) for standing, n in rows}
+
+
 def get_record(session: Session, game_id: str) -> Record:
     """The record of a finished game, enough for anyone to replay and check it.
 

@@ -25,12 +25,12 @@ def __getattr__(name: str) -> Any:
         from fastapi import APIRouter
 
         try:
-            from . import content, play, records, review
+            from . import content, mod, play, records, review
         except Exception as exc:  # never a server without some of its pages: say which and stop
             raise PagesMissing(f"the site's pages could not be loaded, so the server does not start: "
                                f"{type(exc).__name__}: {exc}") from exc
         router = APIRouter(include_in_schema=False)
-        for part in (records, review, content, play):
+        for part in (records, review, content, play, mod):
             router.include_router(part.router)
         globals()["router"] = router
         return router

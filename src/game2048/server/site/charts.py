@@ -110,6 +110,17 @@ def bar_chart(
     return _svg(chart, title)
 
 
+def scatter_chart(title: str, points: Sequence[tuple[float, float]], *, x_title: str = "",
+                  y_title: str = "") -> Markup:
+    """Points without lines (pygal's XY chart), one series."""
+    import pygal
+
+    chart = pygal.XY(**_common(title, 1, x_title, y_title), stroke=False, dots_size=2)
+    _name(chart, title, [], [(title, [y for _, y in points])])
+    chart.add(title, list(points))
+    return _svg(chart, title)
+
+
 def _svg(chart, title: str) -> Markup:  # type: ignore[no-untyped-def]
     """The chart as inline SVG without pygal's scripts and comments, labelled for screen readers."""
     svg = chart.render(is_unicode=True)

@@ -45,7 +45,9 @@ def my_games_page(request: Request) -> HTMLResponse:
     """My games: the games this browser finished, drawn by the page's script from its own storage
     (the server keeps nothing of it and knows nothing of it)."""
     t = strings(pick_language(request))
-    words = {k: t[k] for k in ("replay", "review_link", "yes", "no", "me_not_sent", "me_cleared", "daily")}
+    standings = (f"me_standing_{s}" for s in ("checking", "held", "moved", "hidden"))
+    words = {k: t[k] for k in ("replay", "review_link", "yes", "no", "me_not_sent", "me_cleared", "daily",
+                               "standing_why", *standings)}
     return render(request, "me.html", "me", me_strings=words)
 
 
@@ -61,11 +63,12 @@ def leaderboard_page(
     day = _day(date) if board_mode == "daily" else None
     with request.app.state.sessions() as s:
         entries = games.leaderboard(s, board_size, board_mode, day, LEADERBOARD_ROWS, which)  # type: ignore[arg-type]
+        pending = games.waiting(s, board_size, board_mode, day) if which == "players" else {}  # type: ignore[arg-type]
     today = games.utc_today()
     reference = _reference(board_size, entries) if which == "engines" and board_mode == "classic" else None
     return render(
         request, "leaderboard.html", "leaderboard", entries=entries, size=board_size, mode=board_mode,
-        day=day, sizes=SIZES, modes=MODES, board=which, boards=BOARDS, reference=reference,
+        day=day, sizes=SIZES, modes=MODES, board=which, boards=BOARDS, reference=reference, pending=pending,
         prev_day=day - timedelta(days=1) if day and day > FIRST_DAY else None,
         next_day=day + timedelta(days=1) if day and day < today else None,
     )
@@ -98,8 +101,9 @@ def game_page(request: Request, game_id: str) -> HTMLResponse:
             record = games.get_record(s, game_id)
     except ClientError:
         return render(request, "game_missing.html", "leaderboard", status_code=404)
-    # a finished game's page is the same for every view in one language: drawn once, kept
-    key = (record.id, pick_language(request), str(request.query_params))
+    # a finished game's page is the same for every view in one language while it stands where it
+    # stands (being checked, held, listed): drawn once, kept
+    key = (record.id, record.standing, pick_language(request), str(request.query_params))
     drawn = _pages.get(key)
     if isinstance(drawn, bytes):
         response = language_headers(request, HTMLResponse(drawn))

@@ -19,6 +19,8 @@ const nameRule = () => import('./names.js');
 
 /** A move unanswered this long makes the page say that it waits for the server. */
 const WAIT_NOTE_MS = 1000;
+/** What the finish's news says of a ranked game not (yet) on its board, by its standing. */
+const STANDING_NEWS = { checking: 'sentChecking', held: 'sentHeld', moved: 'sentMoved', hidden: 'sentHeld' };
 
 export class GameController {
   /**
@@ -574,7 +576,8 @@ export class GameController {
    */
   submitted(entry, answer) {
     if (answer?.verified) {
-      const key = answer.ranked ? 'sent' : 'sentUnranked';
+      // a rank only once the game is on its board: being checked, held for a person, or moved
+      const key = !answer.ranked ? 'sentUnranked' : STANDING_NEWS[answer.standing] ?? 'sent';
       const current = this.session && this.dealer.finishEntry().id === entry.id;
       this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
       // news of a game already replaced (abandoned for a new one) is said, then leaves at the
@@ -583,7 +586,7 @@ export class GameController {
       const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;
-      if (isGameId(recordId)) this.history?.published(entry.id, recordId, answer.ranked);
+      if (isGameId(recordId)) this.history?.published(entry.id, recordId, answer.ranked, answer.standing);
       if (current && (revealed || entry.kind === 'record') && isGameId(recordId)) {
         this.session.recordId = recordId;
         this.#save();

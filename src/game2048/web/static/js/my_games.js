@@ -28,12 +28,24 @@ export class MyGames {
     this.store.set(MY_GAMES_KEY, list.slice(-MY_GAMES_MAX));
   }
 
-  /** The server kept the game as the public record `id` (its replay and review are there). */
-  published(key, id, ranked) {
+  /**
+   * The server kept the game as the public record `id` (its replay and review are there), and
+   * says where a ranked game stands: listed on its board, or being checked, held, moved, hidden.
+   */
+  published(key, id, ranked, standing = 'listed') {
+    this.#update((g) => g.key === key, { id, ranked: Boolean(ranked), standing });
+  }
+
+  /** The record `id` now stands at `standing` (the /me page asked the server again). */
+  placed(id, standing) {
+    this.#update((g) => g.id === id, { standing });
+  }
+
+  #update(which, fields) {
     const list = this.list;
-    const game = list.find((g) => g.key === key);
+    const game = list.find(which);
     if (!game) return;
-    Object.assign(game, { id, ranked: Boolean(ranked) });
+    Object.assign(game, fields);
     this.store.set(MY_GAMES_KEY, list);
   }
 

@@ -74,8 +74,36 @@ function draw() {
   doc.getElementById('me-games').replaceChildren(...games.slice().reverse().map((g) => row(
     when(g), cell(board(g)), cell(numbers.format(g.score || 0), 'num'), links(g),
     cell(numbers.format(g.maxTile || 0), 'num extra'), cell(numbers.format(g.moves || 0), 'num extra'),
-    cell(g.ranked ? words.yes : words.no, 'extra'),
+    standingCell(g),
   )));
+}
+
+/** "Yes" for a ranked game on its board; else where it stands, with a link to why. */
+function standingCell(g) {
+  if (!g.ranked) return cell(words.no, 'extra');
+  const standing = g.standing ?? 'listed';
+  if (standing === 'listed') return cell(words.yes, 'extra');
+  const td = cell(words[`me_standing_${standing}`] ?? words.no, 'extra');
+  if (g.id && (standing === 'held' || standing === 'moved')) {
+    td.append(' ', link(`/games/${encodeURIComponent(g.id)}/review`, words.standing_why));
+  }
+  return td;
+}
+
+/** Games still being checked or held: asked again (the newest 20), drawn again when one moved. */
+async function refresh() {
+  const waiting = mine.list.filter((g) => g.id && g.ranked && (g.standing === 'checking' || g.standing === 'held'));
+  const answers = await Promise.all(waiting.slice(-20).map((g) => fetch(`/api/games/${encodeURIComponent(g.id)}`)
+    .then((r) => (r.ok ? r.json() : null)).catch(() => null)));
+  let moved = false;
+  for (const record of answers) {
+    const before = waiting.find((g) => g.id === record?.id);
+    if (before && typeof record.standing === 'string' && record.standing !== before.standing) {
+      mine.placed(record.id, record.standing);
+      moved = true;
+    }
+  }
+  if (moved) draw();
 }
 
 doc.getElementById('me-clear').addEventListener('click', () => {
@@ -85,3 +113,4 @@ doc.getElementById('me-clear').addEventListener('click', () => {
   doc.querySelector('#me-empty a')?.focus();
 });
 draw();
+refresh();
