@@ -21,6 +21,10 @@ from pathlib import Path
 
 import pytest
 
+from game2048.server.moderation.access import password_hash
+
+#: The operators' password of the tests' server (/mod).
+MOD_PASSWORD = "the tests' operator password"
 CHROMIUM = os.environ.get("GAME2048_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -80,7 +84,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_DAILY_TRIES": "1000",
            "GAME2048_PUBLIC_URL": f"http://127.0.0.1:{port}",
            # a finished game is on the players' board once checked: here, at its finish
-           "GAME2048_ENGINE_CHECK": "inline"}
+           "GAME2048_ENGINE_CHECK": "inline",
+           "GAME2048_MOD_PASSWORD_HASH": password_hash(MOD_PASSWORD)}
     # a fresh clone compiles the solver once (numba: 30 s or more of CPU) at its first use; done here,
     # before the server starts, the server loads it from numba's cache, and its first finishes (each
     # checked against the solver) do not wait for a compile while the page's requests time out

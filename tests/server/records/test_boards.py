@@ -393,6 +393,30 @@ def test_the_players_board_shows_a_game_once_its_check_is_done(settings):
         app.state.engine.dispose()
 
 
+def test_the_checker_takes_turns_between_names_not_oldest_first(settings):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from game2048.server.reviews.checks import EngineChecks
+
+    app = create_app(replace(settings, engine_check="background"))
+    try:
+        app.state.checks = EngineChecks(app.state.sessions, {}, pool=ThreadPoolExecutor(1))
+        flood, other = Api(TestClient(app)), Api(TestClient(app))
+        flooded = [flood.honest(3, 8, name="Flood")[0]["id"] for _ in range(4)]
+        late = other.honest(3, 8, name="Late")[0]["id"]
+
+        def standing(game_id: str) -> str:
+            return flood.stored(game_id)["standing"]
+
+        assert app.state.checks.work_once()  # the flood's first game: the oldest of all
+        assert app.state.checks.work_once()  # then the other name's, before the flood's second
+        assert standing(late) == "listed" and [standing(g) for g in flooded].count("listed") == 1
+    finally:
+        app.state.checks.stop()
+        app.state.store.close()
+        app.state.engine.dispose()
+
+
 @pytest.mark.parametrize("mode", ["inline", "background", "off"])
 def test_an_outcome_people_rarely_reach_waits_for_an_operator_in_every_mode(settings, mode):
     from concurrent.futures import ThreadPoolExecutor

@@ -22,11 +22,12 @@ import logging
 import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from ...spawn import Seed
@@ -39,6 +40,8 @@ log = logging.getLogger(__name__)
 
 #: Seconds between looks for unchecked games when no finish wakes the checker.
 POLL_SECONDS = 5.0
+#: The names whose next games take turns (the longest waiting ones).
+FAIR_AMONG = 200
 
 
 def check(size: int, seed: Seed, log_text: str) -> dict[str, Any]:
@@ -101,6 +104,8 @@ class EngineChecks:
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._thread: threading.Thread | None = None
+        #: When this checker last checked a game of each name (round-robin between names).
+        self._served: dict[str, float] = {}
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="engine-checks", daemon=True)
@@ -137,15 +142,25 @@ class EngineChecks:
                 self._wake.clear()
 
     def work_once(self) -> bool:
-        """Check the oldest unchecked game, if any; whether there was one."""
+        """Check one waiting game, if any; whether there was one.
+
+        Fair between players, not oldest first: of each name's oldest waiting game, the one of the
+        name this checker served longest ago (never, first) goes next, so a name that floods the
+        queue with finished games waits its turn behind everyone else's next game."""
         with self.sessions() as session:
-            row = session.execute(
-                select(GameRow.id, GameRow.size, GameRow.seed, GameRow.log)
-                .where(GameRow.standing == "checking", GameRow.finished_at.is_not(None))
-                .order_by(GameRow.finished_at).limit(1)
-            ).first()
-        if row is None:
+            firsts = (select(GameRow.name, func.min(GameRow.finished_at).label("at"))
+                      .where(GameRow.standing == "checking", GameRow.finished_at.is_not(None))
+                      .group_by(GameRow.name).order_by("at").limit(FAIR_AMONG).subquery())
+            rows = session.execute(
+                select(GameRow.id, GameRow.size, GameRow.seed, GameRow.log, GameRow.name)
+                .join(firsts, and_(GameRow.name == firsts.c.name, GameRow.finished_at == firsts.c.at))
+                .where(GameRow.standing == "checking")).all()
+        if not rows:
             return False
+        row = min(rows, key=lambda r: self._served.get(r.name or "", -1.0))
+        if len(self._served) > 10 * FAIR_AMONG:  # names served long ago count as never served
+            self._served = dict(sorted(self._served.items(), key=lambda kv: kv[1])[-FAIR_AMONG:])
+        self._served[row.name or ""] = time.monotonic()
         result = self._executor().submit(check, row.size, row.seed, row.log or "").result()
         with self.sessions() as session:
             apply(session, row.id, result, self.hold_tiles)
