@@ -54,7 +54,7 @@ def test_the_servers_own_work_inside_a_clients_block_is_not_charged():
 
 
 def test_a_ranked_finishs_engine_check_is_not_charged_to_the_player(app):
-    def slow_check(size, seed, log):  # a check as dear as the solver's first compile
+    def slow_check(size, seed, log, max_tile):  # a check as dear as the solver's first compile
         _burn(0.5)
         return {"standing": "listed"}
 

@@ -113,7 +113,7 @@ def test_a_slow_finish_that_a_retry_landed_meanwhile_gets_the_retrys_answer(app,
     monkeypatch.setattr(live.finishing, "FINISH_SECONDS", 0.05)
     answers = []
 
-    def slow_check(size: int, seed: int, log: str) -> dict:
+    def slow_check(size: int, seed: int, log: str, max_tile: int) -> dict:
         # the retry comes and lands while this finish is still at its work
         answers.append(live.finish(store, sessions, secret, issued["id"], token=issued["token"], name="Slow"))
         time.sleep(0.1)  # past this finish's time
