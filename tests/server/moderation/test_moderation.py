@@ -34,8 +34,15 @@ def mod_app(settings) -> Iterator:  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def mod_api(mod_app) -> Api:  # type: ignore[no-untyped-def]
-    return Api(TestClient(mod_app, base_url="https://testserver"))  # the operators' cookie is Secure
+def mod_client(mod_app) -> Iterator[TestClient]:  # type: ignore[no-untyped-def]
+    # one client, one event loop, for the whole test; https: the operators' cookie is Secure
+    with TestClient(mod_app, base_url="https://testserver") as client:
+        yield client
+
+
+@pytest.fixture
+def mod_api(mod_client) -> Api:  # type: ignore[no-untyped-def]
+    return Api(mod_client)
 
 
 def _board(api: Api, which: str, size: int) -> list[str]:
@@ -104,8 +111,9 @@ def test_an_operators_decision_places_a_held_game_keeps_it_and_is_logged(mod_api
     assert _board(mod_api, "players", 3) == [] and _board(mod_api, "engines", 3) == []
 
 
-def test_a_barred_key_takes_its_names_games_off_the_players_board_and_a_released_name_is_free(mod_app):
-    owner, other = (Api(TestClient(mod_app, base_url="https://testserver")) for _ in range(2))
+def test_a_barred_key_takes_its_names_games_off_the_players_board_and_a_released_name_is_free(mod_app,
+                                                                                             mod_client):
+    owner, other = Api(mod_client), Api(mod_client)  # two browsers: each keeps its own name keys
     owner.honest(4, 5, name="Barred")
     with mod_app.state.sessions() as session:
         entry = act(session, "Ops", "bar", "Barred", "a script")
@@ -164,10 +172,10 @@ def test_a_forged_or_expired_session_is_no_session():
     assert access.operator_of(secret, "garbage", now=1001.0) is None
 
 
-def test_the_command_line_shows_the_queue_acts_and_logs(mod_app):
+def test_the_command_line_shows_the_queue_acts_and_logs(mod_app, mod_api):
     from game2048.cli import app as cli
 
-    api = Api(TestClient(mod_app))
+    api = mod_api
     game = _held(api)["id"]
     runner = CliRunner()
     db = ["--db", mod_app.state.settings.database_url]

@@ -3,6 +3,7 @@ tries per browser and network, names that belong to whoever first used them."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
@@ -368,15 +369,25 @@ def test_a_game_of_simple_play_stays_on_the_players_board(api):
     assert not figures["engine_like"] and figures["agreement"] < 0.9
 
 
+def _close(app) -> None:  # type: ignore[no-untyped-def]
+    app.state.checks.stop()
+    app.state.store.close()
+    app.state.engine.dispose()
+
+
 def test_the_players_board_shows_a_game_once_its_check_is_done(settings):
     from concurrent.futures import ThreadPoolExecutor
 
     from game2048.server.reviews.checks import EngineChecks
 
     app = create_app(replace(settings, engine_check="background"))
-    try:
+    # one client for the whole test (a client outside ``with`` runs each request on an event loop of
+    # its own, and a PostgreSQL store keeps pipelined connections per loop)
+    with ExitStack() as stack:
+        stack.callback(_close, app)
         app.state.checks = EngineChecks(app.state.sessions, {}, pool=ThreadPoolExecutor(1))
-        api = Api(TestClient(app))  # no lifespan: the checker runs only when told here
+        app.state.checks.start = lambda: None  # the checker runs only when told here
+        api = Api(stack.enter_context(TestClient(app)))
         _, played, r = api.honest(3, 30, name="Waiting")
         assert r.status_code == 200 and r.json()["ranked"]
         assert (r.json()["standing"], r.json()["rank"]) == ("checking", None)  # no rank before a board
@@ -387,10 +398,7 @@ def test_the_players_board_shows_a_game_once_its_check_is_done(settings):
         assert board(api, "players", 3) == [("Waiting", played.score)]
         again = api.finish(played.issued, name="Waiting").json()  # the finish asked again: placed now
         assert (again["standing"], again["rank"]) == ("listed", 1)
-    finally:
-        app.state.checks.stop()
-        app.state.store.close()
-        app.state.engine.dispose()
+
 
 
 def test_the_checker_takes_turns_between_names_not_oldest_first(settings):
@@ -399,9 +407,14 @@ def test_the_checker_takes_turns_between_names_not_oldest_first(settings):
     from game2048.server.reviews.checks import EngineChecks
 
     app = create_app(replace(settings, engine_check="background"))
-    try:
+    # one client for the whole test (a client outside ``with`` runs each request on an event loop of
+    # its own, and a PostgreSQL store keeps pipelined connections per loop)
+    with ExitStack() as stack:
+        stack.callback(_close, app)
         app.state.checks = EngineChecks(app.state.sessions, {}, pool=ThreadPoolExecutor(1))
-        flood, other = Api(TestClient(app)), Api(TestClient(app))
+        app.state.checks.start = lambda: None  # the checker runs only when told here
+        client = stack.enter_context(TestClient(app))
+        flood, other = Api(client), Api(client)
         flooded = [flood.honest(3, 8, name="Flood")[0]["id"] for _ in range(4)]
         late = other.honest(3, 8, name="Late")[0]["id"]
 
@@ -411,10 +424,7 @@ def test_the_checker_takes_turns_between_names_not_oldest_first(settings):
         assert app.state.checks.work_once()  # the flood's first game: the oldest of all
         assert app.state.checks.work_once()  # then the other name's, before the flood's second
         assert standing(late) == "listed" and [standing(g) for g in flooded].count("listed") == 1
-    finally:
-        app.state.checks.stop()
-        app.state.store.close()
-        app.state.engine.dispose()
+
 
 
 @pytest.mark.parametrize("mode", ["inline", "background", "off"])
@@ -424,9 +434,11 @@ def test_an_outcome_people_rarely_reach_waits_for_an_operator_in_every_mode(sett
     from game2048.server.reviews.checks import EngineChecks
 
     app = create_app(replace(settings, engine_check=mode, hold_tiles="3:16,4:4096"))
-    try:
+    with ExitStack() as stack:
+        stack.callback(_close, app)
         app.state.checks = EngineChecks(app.state.sessions, {3: 16}, pool=ThreadPoolExecutor(1))
-        api = Api(TestClient(app))
+        app.state.checks.start = lambda: None  # the checker runs only when told here
+        api = Api(stack.enter_context(TestClient(app)))
         _, played, _ = api.honest(3, None, name="Lucky")  # a whole 3×3 game reaches 16
         assert max(map(max, played.board)) >= 16
         while app.state.checks.work_once():
@@ -442,10 +454,7 @@ def test_an_outcome_people_rarely_reach_waits_for_an_operator_in_every_mode(sett
             pass
         app.state.answers.clear()
         assert board(api, "players", 4) == [("Small", small.score)]
-    finally:
-        app.state.checks.stop()
-        app.state.store.close()
-        app.state.engine.dispose()
+
 
 
 def test_a_practice_record_under_a_held_name_needs_its_key_and_never_takes_a_name(api):
