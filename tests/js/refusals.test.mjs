@@ -24,8 +24,8 @@ test('the daily limit is said with its size, count and local time, in every lang
 });
 
 test('a wait is written in the language, and every known code has its own string', () => {
-  const codes = ['rate_limited', 'cpu_spent', 'review_queue_full', 'reviews_waiting', 'game_finished',
-    'game_gone', 'day_over', 'log_full', 'forked', 'store_unavailable'];
+  const codes = ['rate_limited', 'hints_paced', 'cpu_spent', 'review_queue_full', 'reviews_waiting',
+    'game_finished', 'game_gone', 'day_over', 'log_full', 'forked', 'store_unavailable'];
   for (const lang of LANGS) {
     const i18n = translator(lang);
     const other = i18n.t('refusedOther');

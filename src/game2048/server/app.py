@@ -174,6 +174,7 @@ def create_app(settings: Settings) -> FastAPI:
         "games": RateLimiter(settings.rate_limit, settings.redis_url),
         "moves": RateLimiter(settings.move_rate_limit, settings.redis_url),
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
+        "board_hint": RateLimiter(settings.board_hint_rate_limit, settings.redis_url),
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
     app.state.storage_quota = StorageQuota(settings.practice_records, settings.practice_bytes,

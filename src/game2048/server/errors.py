@@ -79,6 +79,7 @@ OTHER_STATUSES: dict[int, str] = {
 CODES: dict[str, tuple[str, ...]] = {
     "daily_tries_used": ("size", "tries", "next_at", "retry_after"),
     "rate_limited": ("retry_after",),
+    "hints_paced": ("retry_after",),  # hints for a bare board, at a person's pace
     "cpu_spent": ("retry_after",),
     "game_finished": (),
     "game_gone": (),

@@ -91,3 +91,35 @@ def test_without_the_weights_the_hint_is_the_heuristics(client, monkeypatch, heu
         assert heuristic == [{"size": 4, "time_limit": client.app.state.settings.hint_time}]
     finally:
         learned.use_network(None)
+
+
+# -- a bare board's hints come at a person's pace ----------------------------------------------
+
+BARE = {"size": 4, "board": [[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]}
+
+
+def test_bare_board_hints_past_their_limit_are_a_429_that_says_when(settings, monkeypatch):
+    from dataclasses import replace
+
+    from fastapi.testclient import TestClient
+
+    from game2048.server import create_app
+    from game2048.solver import search
+
+    monkeypatch.setattr(search, "analyse", lambda board, **kwargs: ("up", {"up": 1.0}))
+    app = create_app(replace(settings, board_hint_rate_limit="3/minute", hint_rate_limit="20/second"))
+    try:
+        with TestClient(app) as client:
+            codes = [client.post("/api/hint", json=BARE).status_code for _ in range(3)]
+            refused = client.post("/api/hint", json=BARE)
+            assert codes == [200, 200, 200] and refused.status_code == 429
+            body = refused.json()
+            assert body["code"] == "hints_paced" and "try again" in body["error"]
+            assert 0 < int(refused.headers["retry-after"]) <= 60
+            assert body["retry_after"] == int(refused.headers["retry-after"])
+            # a game in play asks through itself, at autoplay's pace: not held by the bare limit
+            game = client.post("/api/games", json={"size": 4}).json()
+            through = client.post(f"/api/games/{game['id']}/hint", json={"token": game["token"], "at": 0})
+            assert through.status_code == 200, through.text
+    finally:
+        app.state.engine.dispose()

@@ -89,7 +89,7 @@ class Runner:
 
     def count(self, scope: str, client: str) -> None:
         """Count one request of ``scope`` against ``client``'s rate limit; 429 past it."""
-        too_many(self.limiters[scope].check(scope, client))
+        too_many(self.limiters[scope].check(scope, client), scope)
 
     async def exists(self, game_id: str) -> bool:
         """Whether game ``game_id`` is in the store (a socket opens only for a game that is)."""

@@ -11,10 +11,15 @@ from ..schemas import HintIn, HintOut
 router = APIRouter(prefix="/api")
 
 
-@router.post("/hint", response_model=HintOut, dependencies=[limited("hint")],
+@router.post("/hint", response_model=HintOut, dependencies=[limited("board_hint")],
              responses=responses(*BODY_ERRORS, 429))
 def hint(body: HintIn, request: Request, client: Client) -> HintOut:
-    """The solver's move for a position, and its score for every legal direction."""
+    """The solver's move for a position, and its score for every legal direction.
+
+    A bare board is tied to no game, so these come at a person's pace
+    (`GAME2048_BOARD_HINT_RATE_LIMIT`, 429 beyond); a game in play asks through
+    itself (`POST /api/games/{id}/hint`), at autoplay's pace.
+    """
     from ....game import Game
     from ....solver import hint as solver_hint
 

@@ -7,6 +7,7 @@
 const KEYS = {
   daily_tries_used: 'refusedDailyTries',
   rate_limited: 'refusedBusy',
+  hints_paced: 'refusedHintsPaced',
   cpu_spent: 'refusedBusy',
   review_queue_full: 'refusedBusy',
   reviews_waiting: 'refusedReviews',
