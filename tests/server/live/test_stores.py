@@ -137,6 +137,30 @@ def test_idle_games_are_removed_and_finished_ones_kept(app, api):
         assert s.scalars(select(DailyTryRow)).all() == []
 
 
+def _asked_boards_are_kept_a_while(store) -> None:  # type: ignore[no-untyped-def]
+    """``note_asked`` and ``asked_since`` on ``store``: boards by client, asked again moves their
+    time on, and what is older than an idle game is forgotten (by the purge, or in Redis as it
+    expires)."""
+    now = utc_now()
+    store.note_asked("a" * 64, {"b1", "b2"}, now - timedelta(days=3))
+    store.note_asked("a" * 64, {"b2", "b3"}, now)  # b2 again: asked now
+    store.note_asked("c" * 64, {"b9"}, now)
+    assert store.asked_since("a" * 64, now - timedelta(days=1)) == {"b2", "b3"}
+    assert store.asked_since("d" * 64, now - timedelta(days=4)) == set()
+    store.purge(now, timedelta(days=2))
+    assert store.asked_since("a" * 64, now - timedelta(days=4)) == {"b2", "b3"}
+
+
+def test_the_database_keeps_asked_boards_a_while(app):
+    _asked_boards_are_kept_a_while(app.state.store)
+
+
+def test_redis_keeps_asked_boards_a_while(redis_app):
+    store = redis_app.state.store
+    store.ttl = 2 * 24 * 3600  # an idle game's time in Redis: what it keeps asked boards for
+    _asked_boards_are_kept_a_while(store)
+
+
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_sqlite_moves_keep_touched_at_fresh_and_write_it_at_most_once_an_hour(app, api):
     """SQLite rewrites an index entry whenever its column is in the UPDATE's SET, even unchanged:

@@ -146,6 +146,9 @@ class FinishOut(BaseModel):
     name_key: str | None = Field(None, description=(
         "On the finish that first used this name (and its retries): the key later finishes under it send. "
         "Keep it: only its hash is stored."))
+    helped: bool = Field(False, description=(
+        "The solver helped: a hint through the game, a hint for a board it stood on asked bare "
+        "(`POST /api/hint`) by the same client, or the finish's own `helped`. Kept, never ranked."))
 
 
 class StartIn(_Strict):

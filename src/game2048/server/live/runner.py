@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..limits.cpu import CpuBudget
 from ..limits.rate import Hit, RateLimiter, too_many
 from ..records.records import Finished, check_name, could_be_game_id
-from . import finishing, moving
+from . import asked, finishing, moving
 from .answer import Position
 from .stores import MOVE_CONNECTIONS, LiveStore
 
@@ -186,7 +186,7 @@ class Runner:
         with self.cpu_budget.spend(client, "finish"):
             done = finishing.finish(self.store, self.sessions, self.secret, game_id, token=token, name=name,
                                     log=log, helped=helped, name_key=name_key, charge=self.charge(client),
-                                    checking=self.checking)
+                                    checking=self.checking, client=asked.client_of(self.secret, client))
         self.finished()
         return done
 

@@ -60,6 +60,9 @@ class Finished:
     board: Board = "players"
     #: The key of the name, on the finish that first took it (and its retries); None otherwise.
     name_key: str | None = None
+    #: The solver helped (a hint through the game, a bare hint on a board it stood on, or the player's
+    #: word): kept, never ranked.
+    helped: bool = False
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,8 @@ def finish_answer(session: Session, game_id: str) -> Finished:
         rank = row.finish_rank or _rank_of(session, row.board, row.size, row.mode, row.day,  # type: ignore[arg-type]
                                            row.score or 0, _aware(row.finished_at), row.id)
     seed = row.seed if is_public(row.mode, row.day, True) else None
-    return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed, row.board)  # type: ignore[arg-type]
+    return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed, row.board,  # type: ignore[arg-type]
+                    helped=row.helped)
 
 
 def _board_filter(board: Board, size: int, mode: str, day: date | None):  # type: ignore[no-untyped-def]

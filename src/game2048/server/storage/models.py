@@ -126,6 +126,18 @@ class DailyTryRow(Base):
     tries: Mapped[int] = mapped_column(Integer)
 
 
+class AskedBoardRow(Base):
+    """A board a client asked the solver about bare (``POST /api/hint``), kept a while so that its
+    finished games can be checked against it (``live.asked``): both as hashes, never the address or
+    the board."""
+
+    __tablename__ = "asked_boards"
+
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    board: Mapped[str] = mapped_column(String(32), primary_key=True)
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 class NameRow(Base):
     """A name held by whoever first finished a game under it: only the hash of its key is kept.
 

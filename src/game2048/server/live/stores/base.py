@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -107,8 +107,18 @@ class LiveStore(ABC):
         """Take back one try counted by ``count_try`` (another allowance refused the game)."""
 
     @abstractmethod
+    def note_asked(self, client: str, boards: Iterable[str], now: datetime) -> None:
+        """Remember that ``client`` asked the solver about ``boards`` (``live.asked``'s hashes) at ``now``,
+        for as long as an idle game is kept."""
+
+    @abstractmethod
+    def asked_since(self, client: str, since: datetime) -> set[str]:
+        """The boards ``client`` asked about since ``since`` (``note_asked``)."""
+
+    @abstractmethod
     def purge(self, now: datetime, idle: timedelta) -> int:
-        """Remove games in play with no move for ``idle`` and old try counters; how many games went."""
+        """Remove games in play with no move for ``idle``, old try counters and old asked boards; how
+        many games went."""
 
     def close(self) -> None:  # noqa: B027 - most stores hold nothing of their own
         """Let go of the connections the store keeps for itself (when the app stops)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -35,7 +35,7 @@ from ....game import Game, Snapshot
 from ....spawn import seed_from_text
 from ...limits.rate import Hit
 from ...storage.db import durable, one_writer_for
-from ...storage.models import DailyTryRow, GameMoveRow, GameRow
+from ...storage.models import AskedBoardRow, DailyTryRow, GameMoveRow, GameRow
 from ..commits import DISK_WINDOW, GroupCommit
 from . import tail
 from .base import (
@@ -402,6 +402,20 @@ class DatabaseStore(LiveStore):
     def uncount_try(self, client: str, day: date, size: int) -> None:
         uncount_try_in_database(self.engine, client, day, size)
 
+    def note_asked(self, client: str, boards: Iterable[str], now: datetime) -> None:
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        upsert = (sqlite if self.sqlite else postgresql).insert(AskedBoardRow).values(
+            [{"client": client, "board": board, "asked_at": now} for board in boards])
+        with self._writer, self.engine.begin() as conn:
+            conn.execute(upsert.on_conflict_do_update(index_elements=["client", "board"],
+                                                      set_={"asked_at": upsert.excluded.asked_at}))
+
+    def asked_since(self, client: str, since: datetime) -> set[str]:
+        with self.engine.connect() as conn:
+            return set(conn.scalars(select(AskedBoardRow.board).where(
+                AskedBoardRow.client == client, AskedBoardRow.asked_at >= since)))
+
     def purge(self, now: datetime, idle: timedelta) -> int:
         cutoff = now - idle
         idle_games = select(GameRow.id).where(
@@ -412,6 +426,7 @@ class DatabaseStore(LiveStore):
             conn.execute(delete(GameMoveRow).where(GameMoveRow.game_id.in_(idle_games)))
             gone = conn.execute(delete(GameRow).where(GameRow.id.in_(idle_games))).rowcount
             conn.execute(delete(DailyTryRow).where(DailyTryRow.day < (now - TRIES_KEPT).date()))
+            conn.execute(delete(AskedBoardRow).where(AskedBoardRow.asked_at < cutoff))
         return int(gone or 0)
 
 

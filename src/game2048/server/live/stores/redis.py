@@ -9,7 +9,7 @@ move is sent from the event loop on the loop's own pipelined connection (``redis
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -239,6 +239,20 @@ class RedisStore(LiveStore):
 
     def uncount_try(self, client: str, day: date, size: int) -> None:
         self.redis.decr(self._try_key(client, day, size))
+
+    def note_asked(self, client: str, boards: Iterable[str], now: datetime) -> None:
+        # one sorted set a client, scored by when each board was asked; it goes when the client is
+        # quiet as long as an idle game is kept, and older boards go as new ones come
+        key, at = f"{self.PREFIX}asked:{client}", now.timestamp()
+        with self.redis.pipeline() as pipe:
+            pipe.zadd(key, dict.fromkeys(boards, at))
+            pipe.zremrangebyscore(key, "-inf", at - self.ttl)
+            pipe.expire(key, self.ttl)
+            pipe.execute()
+
+    def asked_since(self, client: str, since: datetime) -> set[str]:
+        found = self.redis.zrangebyscore(f"{self.PREFIX}asked:{client}", since.timestamp(), "+inf")
+        return {board.decode() for board in found}
 
     def purge(self, now: datetime, idle: timedelta) -> int:
         # Redis forgets idle games by itself (each key expires `idle` after the last move);
