@@ -17,7 +17,7 @@ from ...solver.review import Class
 from .. import live
 from ..live.answer import PARTS, Position, answer
 from ..records.records import Board as Standing
-from ..records.records import Mode, RecordMode
+from ..records.records import Mode, RecordMode, Unranked
 
 #: A record's seed: a secret seed (what the server deals from: 32 lowercase hex digits, 128 bits,
 #: a string so that JSON carries it exactly) or an integer seed below 2^53 (practice games, and
@@ -129,6 +129,9 @@ class FinishIn(_Strict):
         "Optional: the log as the client has it. It must be the server's log (409 otherwise), "
         f"or go on from it by at most {MAX_MOVES} letters, which are played first."))
     helped: bool = Field(False, description="True if a solver hint or autoplay chose a move: not ranked.")
+    abandoned: bool = Field(False, description=(
+        "True if the player left the game for a new one before it ended (the page says so of a daily "
+        "try it replaces): kept, not ranked. A game that is over, or won, is not abandoned."))
 
 
 class FinishOut(BaseModel):
@@ -149,6 +152,9 @@ class FinishOut(BaseModel):
     helped: bool = Field(False, description=(
         "The solver helped: a hint through the game, a hint for a board it stood on asked bare "
         "(`POST /api/hint`) by the same client, or the finish's own `helped`. Kept, never ranked."))
+    unranked: Unranked | None = Field(None, description=(
+        "Why a game that kept to the rules is not ranked, where undo and help do not say: "
+        "`abandoned` (left for a new game before it ended)."))
 
 
 class StartIn(_Strict):

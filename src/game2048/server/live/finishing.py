@@ -30,7 +30,8 @@ FINISH_SECONDS = 2.0
 
 
 def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
-           name: str | None, log: str | None = None, helped: bool = False, name_key: str | None = None,
+           name: str | None, log: str | None = None, helped: bool = False, abandoned: bool = False,
+           name_key: str | None = None,
            now: datetime | None = None, charge: Charge | None = None,
            checking: Callable[[int, int, str], dict[str, Any]] | None = None,
            client: str | None = None) -> Finished:
@@ -41,7 +42,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
     that used undo, that asked for a hint through itself, or that the player
     marks ``helped`` (hint or autoplay), or that stood on a board its finishing
     ``client`` (``asked.client_of``) asked the solver about bare (``asked.helped``),
-    is kept but not ranked. Finishing a
+    is kept but not ranked; so is a game the player ``abandoned`` for a new one
+    before it ended (over, or won), recorded with ``unranked`` "abandoned". Finishing a
     finished game again gives the same answer (a lost answer can be asked for
     again). A daily game's seed stays hidden (None) while its moves are accepted.
 
@@ -102,11 +104,12 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         started, batches = store.arrivals(live.id)
         helped = helped or live.helped or (game.ranked and client is not None and started is not None
                                            and asked.helped(store, client, live, started))
-        ranked = game.ranked and not helped
+        unranked = "abandoned" if abandoned and not (game.over or game.won) else None
+        ranked = game.ranked and not helped and unranked is None
         times = None if started is None else times_text(int(started.timestamp() * 1000), batches, live.at)
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
                   "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked, "helped": helped,
-                  "times": times}
+                  "unranked": unranked, "times": times}
         if ranked and bot is None and checking is not None:
             record |= checking(live.size, live.seed, live.log)
         recent.take(live.id, live.at)  # no move after the finish may be played from memory

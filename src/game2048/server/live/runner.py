@@ -175,18 +175,20 @@ class Runner:
             self.store, self.secret, game_id, token=token, at=at, solve=solve))
 
     async def finish(self, client: str, game_id: str, *, token: str, name: str | None, log: str | None = None,
-                     helped: bool = False, name_key: str | None = None, count: bool = False) -> Finished:
+                     helped: bool = False, abandoned: bool = False, name_key: str | None = None,
+                     count: bool = False) -> Finished:
         """``finishing.finish``, its replay measured against ``client``'s CPU budget."""
         return await self._off_loop("games" if count else None, client, lambda: self._finish(
-            client, game_id, token, name, log, helped, name_key))
+            client, game_id, token, name, log, helped, abandoned, name_key))
 
     def _finish(self, client: str, game_id: str, token: str, name: str | None, log: str | None, helped: bool,
-                name_key: str | None) -> Finished:
+                abandoned: bool, name_key: str | None) -> Finished:
         name = None if name is None else check_name(name)  # before any work: a bad name is not a bad game
         with self.cpu_budget.spend(client, "finish"):
             done = finishing.finish(self.store, self.sessions, self.secret, game_id, token=token, name=name,
-                                    log=log, helped=helped, name_key=name_key, charge=self.charge(client),
-                                    checking=self.checking, client=asked.client_of(self.secret, client))
+                                    log=log, helped=helped, abandoned=abandoned, name_key=name_key,
+                                    charge=self.charge(client), checking=self.checking,
+                                    client=asked.client_of(self.secret, client))
         self.finished()
         return done
 

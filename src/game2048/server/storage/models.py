@@ -85,6 +85,9 @@ class GameRow(Base):
     #: A hint was asked for through this game: it is never ranked. Only ever set, never cleared,
     #: and apart from ``live``, so a move saved at the same moment cannot undo it.
     helped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: Why a game that kept to the rules is not ranked, where its log does not say (undo, help):
+    #: ``abandoned`` (a daily try left for a new game before it ended), or None.
+    unranked: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: The engine-like check is done (``reviews.checks``): only then is a players' game on its board.
     checked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     #: The check found the game plays like the solver: it is on the engines board, marked so.

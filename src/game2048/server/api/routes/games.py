@@ -107,7 +107,8 @@ async def finish_game(game_id: GameId, body: FinishIn, request: Request, client:
     against the client's CPU budget (429 when spent).
     """
     done = await request.app.state.runner.finish(client, game_id, token=body.token, name=body.name,
-                                                 log=body.log, helped=body.helped, name_key=body.name_key)
+                                                 log=body.log, helped=body.helped, abandoned=body.abandoned,
+                                                 name_key=body.name_key)
     return FinishOut(**vars(done))
 
 
