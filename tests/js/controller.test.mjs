@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { GameController } from '../../src/game2048/web/static/js/controller.js';
 import { Game, replay, slide } from '../../src/game2048/web/static/js/engine.js';
+import { nextDailyTime } from '../../src/game2048/web/static/js/refusals.js';
 import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { ServerDealer } from '../../src/game2048/web/static/js/server_dealer.js';
 import { translator } from './packs.mjs';
@@ -39,6 +40,7 @@ function fakeServer({ up = true, http = false } = {}) {
     seen: [],
     refusedNames: new Map(), // name -> [status, code]: the finishes and records under it are refused
     refusals: 0,
+    networkFull: false, // the network has used today's ranked tries: a daily game is dealt unranked
     async newGame(size, mode) {
       if (!server.up) throw new ApiError(0, 'offline');
       server.issued += 1;
@@ -46,7 +48,8 @@ function fakeServer({ up = true, http = false } = {}) {
       const game = new Game(size, dealtSeed(server.issued));
       server.games.set(id, game);
       return { id, token: `t${server.issued}`, size, mode, date: null, board: game.board, score: 0, at: 0,
-        undos_left: 3, over: false, won: false, tries_left: mode === 'daily' ? 2 : null };
+        undos_left: 3, over: false, won: false, tries_left: mode === 'daily' ? 2 : null,
+        ranked: !(mode === 'daily' && server.networkFull) };
     },
     async finish(id, body) {
       if (!server.up) throw new ApiError(0, 'offline');
@@ -901,4 +904,32 @@ test('a daily try that ended, and a classic game replaced, are not abandoned', a
   await controller.queue.flush();
   assert.equal(server.finished.find((f) => f.id === ended).abandoned, false);
   assert.ok(messages.some((m) => /recorded, rank 1/.test(m)), messages.join(' | '));
+});
+
+test("past the network's ranked tries a daily try is played unranked, the player told so, after a reload too", async () => {
+  const { messages, hud } = messageHud();
+  const { controller, server, store, confirmed } = makeController({ hud });
+  controller.init();
+  await settle();
+  server.networkFull = true;
+  controller.newGame({ mode: 'daily' });
+  await settle();
+  assert.equal(controller.session.mode, 'daily');
+  assert.equal(controller.game.ranked, false);
+  const en = translator('en');
+  assert.equal(messages.at(-1), en.t('dailyTriesLeftUnranked', { n: 2, time: nextDailyTime(en.locale) }));
+  assert.notEqual(messages.at(-1), en.t('dailyTriesLeft', { n: 2, time: nextDailyTime(en.locale) }));
+  await playSome(controller, 3);
+  assert.equal(await controller.requestNewGame({ mode: 'daily' }), true);
+  assert.equal(confirmed.at(-1), null); // no ranking to lose: the usual words
+  const again = makeController({ store, server });
+  again.controller.init();
+  await settle();
+  assert.equal(again.controller.session.mode, 'daily');
+  assert.equal(again.controller.game.unranked, true);
+  assert.equal(again.controller.game.ranked, false);
+  server.networkFull = false;
+  again.controller.newGame({ mode: 'daily' });
+  await settle();
+  assert.equal(again.controller.game.ranked, true); // the next ranked try, when there is one
 });

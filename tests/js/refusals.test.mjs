@@ -50,18 +50,6 @@ test('an unknown code gets the general sentence, and no answer at all says the s
   }
 });
 
-test("a network's spent allowance is said as the network's, not as the player's own tries", () => {
-  const network = new ApiError(429, 'used', 'daily_tries_used',
-    { per: 'network', size: 4, tries: 30, retry_after: 60, next_at: '2026-12-03T00:00:00Z' });
-  for (const lang of LANGS) {
-    const i18n = translator(lang);
-    const said = explain(network, i18n);
-    assert.notEqual(said, explain(daily(), i18n), lang);
-    assert.ok(said.includes('30') && said.includes('4×4'), said);
-  }
-  assert.match(explain(network, translator('en')), /your network/);
-});
-
 test('the next daily game opens at the next UTC midnight, said in local time', () => {
   const late = new Date('2026-12-02T23:59:00Z');
   const expected = new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' })

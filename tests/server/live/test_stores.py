@@ -100,6 +100,22 @@ def test_redis_counts_daily_tries_and_lets_exactly_the_limit_through(redis_app):
     assert outcomes.count("ok") == 3 and outcomes.count("429") == 7
 
 
+def test_redis_keeps_a_try_past_its_networks_allowance_unranked(redis_app):
+    from game2048.server.limits.daily import Tries
+
+    store, secret = redis_app.state.store, redis_app.state.secret
+    tries = Tries("a browser", "192.0.2.7", per_browser=3, per_network=0)
+    started = live.start(store, secret, 4, "daily", tries=tries)
+    assert started.position.ranked is False and store.load(started.id).unranked == "tries"
+    live.forget(started.id)  # the next move reads the game from Redis
+    letter = next(x for x in "LDRU" if slide(started.position.board, NAMES[x])[0] != started.position.board)
+    moved = live.play(store, secret, started.id, token=started.token, at=0, moves=letter)
+    assert moved.ranked is False
+    api = Api(TestClient(redis_app))
+    done = api.finish({"id": started.id, "token": started.token})
+    assert (done.json()["ranked"], done.json()["unranked"]) == (False, "tries")
+
+
 def test_racing_moves_in_redis_extend_a_game_once(redis_app):
     api = Api(TestClient(redis_app))
     played = api.served(4, 2)

@@ -154,7 +154,8 @@ class FinishOut(BaseModel):
         "(`POST /api/hint`) by the same client, or the finish's own `helped`. Kept, never ranked."))
     unranked: Unranked | None = Field(None, description=(
         "Why a game that kept to the rules is not ranked, where undo and help do not say: "
-        "`abandoned` (left for a new game before it ended)."))
+        "`abandoned` (left for a new game before it ended), `tries` (a daily try started past its "
+        "network's allowance)."))
 
 
 class StartIn(_Strict):

@@ -43,7 +43,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
     marks ``helped`` (hint or autoplay), or that stood on a board its finishing
     ``client`` (``asked.client_of``) asked the solver about bare (``asked.helped``),
     is kept but not ranked; so is a game the player ``abandoned`` for a new one
-    before it ended (over, or won), recorded with ``unranked`` "abandoned". Finishing a
+    before it ended (over, or won), recorded with ``unranked`` "abandoned", and a
+    daily try started past its network's allowance (``unranked`` "tries"). Finishing a
     finished game again gives the same answer (a lost answer can be asked for
     again). A daily game's seed stays hidden (None) while its moves are accepted.
 
@@ -104,7 +105,7 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         started, batches = store.arrivals(live.id)
         helped = helped or live.helped or (game.ranked and client is not None and started is not None
                                            and asked.helped(store, client, live, started))
-        unranked = "abandoned" if abandoned and not (game.over or game.won) else None
+        unranked = "abandoned" if abandoned and not (game.over or game.won) else live.unranked
         ranked = game.ranked and not helped and unranked is None
         times = None if started is None else times_text(int(started.timestamp() * 1000), batches, live.at)
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,

@@ -33,7 +33,7 @@ RecordMode = Literal["classic", "daily", "practice"]
 Board = Literal["players", "engines"]
 BOARDS: tuple[Board, ...] = ("players", "engines")
 #: Why a game that kept to the rules is not ranked, where its log does not say (``GameRow.unranked``).
-Unranked = Literal["abandoned"]
+Unranked = Literal["abandoned", "tries"]
 #: Moves in a daily game are accepted until its UTC day ends plus this.
 DAILY_GRACE = timedelta(minutes=10)
 DAILY_GRACE_TEXT = "10 minutes"

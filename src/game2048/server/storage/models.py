@@ -86,7 +86,8 @@ class GameRow(Base):
     #: and apart from ``live``, so a move saved at the same moment cannot undo it.
     helped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: Why a game that kept to the rules is not ranked, where its log does not say (undo, help):
-    #: ``abandoned`` (a daily try left for a new game before it ended), or None.
+    #: ``abandoned`` (a daily try left for a new game before it ended), ``tries`` (a daily try started
+    #: past its network's allowance), or None.
     unranked: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: The engine-like check is done (``reviews.checks``): only then is a players' game on its board.
     checked: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())

@@ -48,6 +48,9 @@ class Live:
     helped: bool = False
     #: The bot's name, for a game started as a bot's (on the engines board); None for a player's.
     bot: str | None = None
+    #: Why it will not be ranked whatever its play (``GameRow.unranked``): "tries", a daily try past
+    #: its network's allowance; None for a game that may be.
+    unranked: str | None = None
 
 
 class LiveStore(ABC):
@@ -135,11 +138,12 @@ class LiveStore(ABC):
 def live_from_row(row: Any) -> Live:
     return Live(row.id, row.size, row.seed, row.mode, row.day, row.at, row.log or "",
                 json.loads(row.live) if row.live else None, row.finished_at is not None, row.board,
-                bool(row.helped), row.name if row.bot else None)
+                bool(row.helped), row.name if row.bot else None, row.unranked)
 
 
 GAME_COLUMNS = (GameRow.id, GameRow.size, GameRow.seed, GameRow.mode, GameRow.day, GameRow.at, GameRow.log,
-            GameRow.live, GameRow.finished_at, GameRow.board, GameRow.helped, GameRow.bot, GameRow.name)
+            GameRow.live, GameRow.finished_at, GameRow.board, GameRow.helped, GameRow.bot, GameRow.name,
+            GameRow.unranked)
 
 
 def write_finished(conn: Connection, statement: Any, game: Live, record: dict[str, Any],

@@ -118,10 +118,11 @@ class RedisStore(LiveStore):
             conn.execute(insert(GameRow).values(
                 id=game.id, size=game.size, mode=game.mode, day=game.day, seed=game.seed, created_at=now,
                 ranked=False, at=0, touched_at=now, board=game.board, bot=game.bot is not None, name=game.bot,
+                unranked=game.unranked,
             ))
         hash_key, log_key, times_key = self._keys(game.id)
         fields = {"size": game.size, "seed": game.seed, "mode": game.mode, "at": 0, "board": game.board,
-                  "bot": game.bot or "",
+                  "bot": game.bot or "", "unranked": game.unranked or "",
                   "day": game.day.isoformat() if game.day else "", "snap": json.dumps(game.snapshot)}
         with self.redis.pipeline() as pipe:
             pipe.hset(hash_key, mapping=fields)
@@ -157,7 +158,7 @@ class RedisStore(LiveStore):
             return Live(game_id, int(f["size"]), seed_from_text(f["seed"]), f["mode"],
                         date.fromisoformat(f["day"]) if f["day"] else None, int(f["at"]),
                         (log_text or b"").decode(), json.loads(f["snap"]), False, f.get("board", "players"),
-                        f.get("helped") == "1", f.get("bot") or None)
+                        f.get("helped") == "1", f.get("bot") or None, f.get("unranked") or None)
         with self.engine.connect() as conn:
             row = conn.execute(select(*GAME_COLUMNS).where(GameRow.id == game_id)).first()
         if row is None or row.finished_at is None:

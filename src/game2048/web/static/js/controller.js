@@ -105,10 +105,10 @@ export class GameController {
 
   /**
    * R, New game, Daily game: a game in progress is only replaced if the player confirms (told, for
-   * a daily try, that it will not be ranked).
+   * a ranked daily try, that it will then not be ranked).
    */
   async requestNewGame(options = {}) {
-    const text = this.#abandons(this.session) ? this.i18n.t('confirmAbandon') : null;
+    const text = this.#abandons(this.session) && this.game.ranked ? this.i18n.t('confirmAbandon') : null;
     if (this.game.moves > 0 && !this.game.over && !(await this.dialogs.confirm(text))) return false;
     this.newGame(options);
     return true;
@@ -397,8 +397,9 @@ export class GameController {
       this.#setSize(size);
       this.#begin(newSession(dealer));
       if (dealer.triesLeft != null) {
-        const time = nextDailyTime(this.i18n.locale);
-        this.hud.message(this.i18n.t('dailyTriesLeft', { n: dealer.triesLeft, time }));
+        // past the network's ranked tries the day's game is played, unranked, and the player told so
+        const key = dealer.game.ranked ? 'dailyTriesLeft' : 'dailyTriesLeftUnranked';
+        this.hud.message(this.i18n.t(key, { n: dealer.triesLeft, time: nextDailyTime(this.i18n.locale) }));
       }
     }, (e) => this.hud.message(explain(e, this.i18n)));
   }
