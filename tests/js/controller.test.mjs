@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import { ApiError } from '../../src/game2048/web/static/js/api.js';
 import { GameController } from '../../src/game2048/web/static/js/controller.js';
 import { Game, replay, slide } from '../../src/game2048/web/static/js/engine.js';
+import { nextDailyTime } from '../../src/game2048/web/static/js/refusals.js';
 import { LocalDealer } from '../../src/game2048/web/static/js/local_dealer.js';
 import { ServerDealer } from '../../src/game2048/web/static/js/server_dealer.js';
 import { translator } from './packs.mjs';
@@ -39,6 +40,7 @@ function fakeServer({ up = true, http = false } = {}) {
     seen: [],
     refusedNames: new Map(), // name -> [status, code]: the finishes and records under it are refused
     refusals: 0,
+    networkFull: false, // the network has used today's ranked tries: a daily game is dealt unranked
     async newGame(size, mode) {
       if (!server.up) throw new ApiError(0, 'offline');
       server.issued += 1;
@@ -46,14 +48,19 @@ function fakeServer({ up = true, http = false } = {}) {
       const game = new Game(size, dealtSeed(server.issued));
       server.games.set(id, game);
       return { id, token: `t${server.issued}`, size, mode, date: null, board: game.board, score: 0, at: 0,
-        undos_left: 3, over: false, won: false };
+        undos_left: 3, over: false, won: false, tries_left: mode === 'daily' ? 2 : null,
+        ranked: !(mode === 'daily' && server.networkFull) };
     },
     async finish(id, body) {
       if (!server.up) throw new ApiError(0, 'offline');
       server.refuseName(body.name);
       const game = server.games.get(id);
       server.finished.push({ id, ...body });
-      return { verified: true, ranked: game.ranked, score: game.score, max_tile: game.maxTile, rank: 1, seed: game.seed };
+      // as the server: a game left before it ended (over, or won) is abandoned, kept unranked
+      const abandoned = body.abandoned === true && !game.over && !game.won;
+      const ranked = game.ranked && !abandoned;
+      return { verified: true, ranked, score: game.score, max_tile: game.maxTile, rank: ranked ? 1 : null, seed: game.seed,
+        unranked: abandoned ? 'abandoned' : null };
     },
     async record(body) {
       if (!server.up) throw new ApiError(0, 'offline');
@@ -176,7 +183,8 @@ function makeController({ store = new SafeStorage(null), server = fakeServer(), 
     asked.push({ current, problem });
     return answers.shift();
   };
-  const dialogs = { open: false, confirm: async () => confirm, nickname };
+  const confirmed = []; // the text each confirm dialog was asked with (null: the usual one)
+  const dialogs = { open: false, confirm: async (text = null) => { confirmed.push(text); return confirm; }, nickname };
   const link = (id) => server.link(id);
   const queue = new SubmissionQueue(store, server, {
     name: answers === null ? () => 'Ada' : () => controller.nameToSend(),
@@ -197,7 +205,7 @@ function makeController({ store = new SafeStorage(null), server = fakeServer(), 
     },
     perf: null,
   });
-  return { controller, store, server, overlays, asked };
+  return { controller, store, server, overlays, asked, confirmed };
 }
 
 /** Play up to n moves, each after the last one was answered. */
@@ -562,7 +570,8 @@ test('a game abandoned for a new one is finished with its log, and the finish re
   controller.newGame();
   await settle();
   assert.equal(server.finished.length, 1);
-  assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false, name_key: null });
+  assert.deepEqual(server.finished[0], { id: 'g1', token: 't1', log, name: 'Ada', helped: false, abandoned: false,
+    name_key: null });
   assert.equal(replay(4, dealtSeed(1), log).score, server.games.get('g1').score);
 });
 
@@ -845,4 +854,82 @@ test('24 emoji are a name of 24 characters, though 48 UTF-16 units', async () =>
   controller.init();
   await controller.askName();
   assert.equal(store.get('name'), fox.repeat(24));
+});
+
+/** A hud that keeps each message it is given. */
+function messageHud() {
+  const messages = [];
+  return { messages, hud: new Proxy({}, { get: (_, name) => (name === 'message' ? (t) => messages.push(t) : () => {}) }) };
+}
+
+test('a daily try left for a new one is sent as abandoned, and the note of the tries left stays', async () => {
+  const { messages, hud } = messageHud();
+  const { controller, server, confirmed } = makeController({ hud });
+  controller.init();
+  await settle();
+  controller.newGame({ mode: 'daily' });
+  await settle();
+  await playSome(controller, 3);
+  const first = controller.session.id;
+  assert.equal(await controller.requestNewGame({ mode: 'daily' }), true);
+  assert.equal(confirmed.at(-1), translator('en').t('confirmAbandon')); // told before: no place on the board
+  await settle();
+  await controller.queue.flush();
+  const sent = server.finished.find((f) => f.id === first);
+  assert.equal(sent.abandoned, true);
+  assert.notEqual(controller.session.id, first);
+  const said = messages.filter(Boolean);
+  assert.match(said.at(-1), /2 more tries today/); // the new try's note is what the line says
+  assert.ok(!said.some((m) => /recorded/.test(m)), said.join(' | '));
+});
+
+test('a daily try that ended, and a classic game replaced, are not abandoned', async () => {
+  const { messages, hud } = messageHud();
+  const { controller, server, confirmed } = makeController({ hud });
+  controller.init();
+  await settle();
+  await playSome(controller, 3);
+  const classic = controller.session.id;
+  assert.equal(await controller.requestNewGame(), true);
+  assert.equal(confirmed.at(-1), null); // the usual words: its score is sent
+  await settle();
+  await controller.queue.flush();
+  assert.equal(server.finished.find((f) => f.id === classic).abandoned, false);
+  controller.newGame({ size: 3, mode: 'daily' });
+  await settle();
+  await playToEnd(controller);
+  const ended = controller.session.id;
+  controller.newGame({ size: 3, mode: 'daily' });
+  await settle();
+  await controller.queue.flush();
+  assert.equal(server.finished.find((f) => f.id === ended).abandoned, false);
+  assert.ok(messages.some((m) => /recorded, rank 1/.test(m)), messages.join(' | '));
+});
+
+test("past the network's ranked tries a daily try is played unranked, the player told so, after a reload too", async () => {
+  const { messages, hud } = messageHud();
+  const { controller, server, store, confirmed } = makeController({ hud });
+  controller.init();
+  await settle();
+  server.networkFull = true;
+  controller.newGame({ mode: 'daily' });
+  await settle();
+  assert.equal(controller.session.mode, 'daily');
+  assert.equal(controller.game.ranked, false);
+  const en = translator('en');
+  assert.equal(messages.at(-1), en.t('dailyTriesLeftUnranked', { n: 2, time: nextDailyTime(en.locale) }));
+  assert.notEqual(messages.at(-1), en.t('dailyTriesLeft', { n: 2, time: nextDailyTime(en.locale) }));
+  await playSome(controller, 3);
+  assert.equal(await controller.requestNewGame({ mode: 'daily' }), true);
+  assert.equal(confirmed.at(-1), null); // no ranking to lose: the usual words
+  const again = makeController({ store, server });
+  again.controller.init();
+  await settle();
+  assert.equal(again.controller.session.mode, 'daily');
+  assert.equal(again.controller.game.unranked, true);
+  assert.equal(again.controller.game.ranked, false);
+  server.networkFull = false;
+  again.controller.newGame({ mode: 'daily' });
+  await settle();
+  assert.equal(again.controller.game.ranked, true); // the next ranked try, when there is one
 });

@@ -24,8 +24,8 @@ test('the daily limit is said with its size, count and local time, in every lang
 });
 
 test('a wait is written in the language, and every known code has its own string', () => {
-  const codes = ['rate_limited', 'cpu_spent', 'review_queue_full', 'reviews_waiting', 'game_finished',
-    'game_gone', 'day_over', 'log_full', 'forked', 'store_unavailable'];
+  const codes = ['rate_limited', 'hints_paced', 'cpu_spent', 'review_queue_full', 'reviews_waiting',
+    'game_finished', 'game_gone', 'day_over', 'log_full', 'forked', 'store_unavailable'];
   for (const lang of LANGS) {
     const i18n = translator(lang);
     const other = i18n.t('refusedOther');
@@ -48,18 +48,6 @@ test('an unknown code gets the general sentence, and no answer at all says the s
     assert.equal(explain({ status: 0, offline: true }, i18n), i18n.t('refusedOffline'));
     assert.equal(explain(new ApiError(422, 'x', 'name_held'), i18n), i18n.t('nameRefused'));
   }
-});
-
-test("a network's spent allowance is said as the network's, not as the player's own tries", () => {
-  const network = new ApiError(429, 'used', 'daily_tries_used',
-    { per: 'network', size: 4, tries: 30, retry_after: 60, next_at: '2026-12-03T00:00:00Z' });
-  for (const lang of LANGS) {
-    const i18n = translator(lang);
-    const said = explain(network, i18n);
-    assert.notEqual(said, explain(daily(), i18n), lang);
-    assert.ok(said.includes('30') && said.includes('4×4'), said);
-  }
-  assert.match(explain(network, translator('en')), /your network/);
 });
 
 test('the next daily game opens at the next UTC midnight, said in local time', () => {

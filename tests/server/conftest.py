@@ -102,8 +102,8 @@ def settings(database_url: str) -> Settings:
     from game2048.server.config import normalise_database_url
 
     return Settings(database_url=normalise_database_url(database_url), secret=None, rate_limit="0",
-                    hint_rate_limit="0", move_rate_limit="0", daily_tries=50, metrics_token=METRICS_TOKEN,
-                    engine_check="inline")
+                    hint_rate_limit="0", board_hint_rate_limit="0", move_rate_limit="0", daily_tries=50,
+                    metrics_token=METRICS_TOKEN, engine_check="inline")
 
 
 @pytest.fixture

@@ -178,6 +178,7 @@ def create_app(settings: Settings) -> FastAPI:
         "hint": RateLimiter(settings.hint_rate_limit, settings.redis_url),
         "report": RateLimiter(settings.report_rate_limit, settings.redis_url),
         "login": RateLimiter(MOD_LOGIN_RATE_LIMIT, settings.redis_url),
+        "board_hint": RateLimiter(settings.board_hint_rate_limit, settings.redis_url),
     }
     app.state.cpu_budget = CpuBudget(settings.cpu_budget, settings.redis_url)
     app.state.storage_quota = StorageQuota(settings.practice_records, settings.practice_bytes,

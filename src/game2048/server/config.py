@@ -26,6 +26,9 @@ DEFAULT_IDLE_DAYS = 7.0
 DEFAULT_RECENT_BYTES = 64 * 1024 * 1024
 #: Autoplay asks for a hint every move, so hints get a wider allowance of their own.
 DEFAULT_HINT_RATE_LIMIT = "20/second"
+#: A hint for a bare board (``POST /api/hint``) is tied to no game, so the server cannot unrank the
+#: game it helps: a person's pace, not a program's.
+DEFAULT_BOARD_HINT_RATE_LIMIT = "10/minute"
 #: CPU seconds of verification work (replays of records, long games' pages) per client address.
 DEFAULT_CPU_BUDGET = "10/minute"
 #: CPU seconds of solver work per client address: autoplay asks for a hint every move
@@ -90,6 +93,8 @@ class Settings:
     #: Shared limit counters for several workers; in-process counters when None.
     redis_url: str | None = None
     hint_rate_limit: str = DEFAULT_HINT_RATE_LIMIT
+    #: Hints for a bare board (``POST /api/hint``) per client address.
+    board_hint_rate_limit: str = DEFAULT_BOARD_HINT_RATE_LIMIT
     #: Move requests (HTTP or WebSocket messages) per client address.
     move_rate_limit: str = DEFAULT_MOVE_RATE_LIMIT
     #: Daily games one browser may start per size and UTC day.
@@ -161,6 +166,8 @@ class Settings:
             rate_limit=env.get("GAME2048_RATE_LIMIT", DEFAULT_RATE_LIMIT).strip() or DEFAULT_RATE_LIMIT,
             redis_url=env.get("REDIS_URL") or None,
             hint_rate_limit="0" if off else env.get("GAME2048_HINT_RATE_LIMIT", DEFAULT_HINT_RATE_LIMIT),
+            board_hint_rate_limit="0" if off else env.get("GAME2048_BOARD_HINT_RATE_LIMIT",
+                                                          DEFAULT_BOARD_HINT_RATE_LIMIT),
             move_rate_limit="0" if off else env.get("GAME2048_MOVE_RATE_LIMIT", DEFAULT_MOVE_RATE_LIMIT),
             daily_tries=env_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
             daily_tries_per_network=env_count(env.get("GAME2048_DAILY_TRIES_PER_NETWORK"),

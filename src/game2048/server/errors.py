@@ -59,7 +59,7 @@ STATUSES: dict[int, str] = {
          "that does not fit the schema (a log too long included), a move the rules refuse (nothing "
          "of the request is applied), or a record that does not verify",
     429: "too many requests or too much verification work from this address, or today's daily tries "
-         "used by this browser or network (code `daily_tries_used`): see Retry-After",
+         "used by this browser (code `daily_tries_used`): see Retry-After",
 }
 
 
@@ -79,6 +79,7 @@ OTHER_STATUSES: dict[int, str] = {
 CODES: dict[str, tuple[str, ...]] = {
     "daily_tries_used": ("size", "tries", "next_at", "retry_after"),
     "rate_limited": ("retry_after",),
+    "hints_paced": ("retry_after",),  # hints for a bare board, at a person's pace
     "cpu_spent": ("retry_after",),
     "game_finished": (),
     "game_gone": (),

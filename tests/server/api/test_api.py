@@ -5,15 +5,15 @@ from __future__ import annotations
 from game2048 import replay
 
 OPENING_FIELDS = {"id", "token", "size", "mode", "date", "board", "score", "at", "undos_left", "over", "won",
-                  "bot", "tries_left"}
+                  "bot", "tries_left", "ranked"}
 
 
 def test_a_new_game_opens_with_two_tiles_and_no_seed(api):
     issued = api.start(5)
     assert set(issued) == OPENING_FIELDS
     assert issued["size"] == 5 and issued["mode"] == "classic" and issued["date"] is None
-    opening = (issued["at"], issued["score"], issued["undos_left"], issued["over"], issued["won"])
-    assert opening == (0, 0, 3, False, False)
+    opening = tuple(issued[k] for k in ("at", "score", "undos_left", "over", "won", "ranked"))
+    assert opening == (0, 0, 3, False, False, True)
     assert len([v for row in issued["board"] for v in row if v]) == 2
 
 

@@ -22,7 +22,8 @@ def test_fuzzed_requests_never_get_a_5xx(tmp_path: Path) -> None:
     # every limit off: the fuzzer is one client sending bursts (on a fast machine the move limit
     # answered 429s, whose body also says when to retry)
     app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'fuzz.sqlite3'}", rate_limit="0",
-                              hint_rate_limit="0", move_rate_limit="0"))
+                              hint_rate_limit="0", board_hint_rate_limit="0",
+                              move_rate_limit="0"))
     schema = schemathesis.openapi.from_asgi("/openapi.json", app)
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 5

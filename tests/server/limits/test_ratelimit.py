@@ -92,9 +92,12 @@ def test_limits_are_per_client():
 def test_settings_read_the_environment():
     s = Settings.from_env("sqlite:///x.db", env={"GAME2048_RATE_LIMIT": "0", "REDIS_URL": "redis://h:6379/0"})
     assert s.rate_limit == "0" and s.hint_rate_limit == "0" and s.redis_url == "redis://h:6379/0"
-    assert s.move_rate_limit == "0"
+    assert s.move_rate_limit == s.board_hint_rate_limit == "0"
     s = Settings.from_env("sqlite:///x.db", env={"GAME2048_DAILY_TRIES": "5", "GAME2048_IDLE_DAYS": "2.5"})
     assert (s.daily_tries, s.idle_days, s.move_rate_limit) == (5, 2.5, "50/second")
+    assert s.board_hint_rate_limit == "10/minute"  # a person's pace: a bare board is tied to no game
+    s = Settings.from_env("sqlite:///x.db", env={"GAME2048_BOARD_HINT_RATE_LIMIT": "2/minute"})
+    assert (s.board_hint_rate_limit, s.hint_rate_limit) == ("2/minute", "20/second")
     assert Settings.from_env("postgresql://u@h/d", env={}).database_url == "postgresql+psycopg://u@h/d"
 
 

@@ -100,6 +100,22 @@ def test_redis_counts_daily_tries_and_lets_exactly_the_limit_through(redis_app):
     assert outcomes.count("ok") == 3 and outcomes.count("429") == 7
 
 
+def test_redis_keeps_a_try_past_its_networks_allowance_unranked(redis_app):
+    from game2048.server.limits.daily import Tries
+
+    store, secret = redis_app.state.store, redis_app.state.secret
+    tries = Tries("a browser", "192.0.2.7", per_browser=3, per_network=0)
+    started = live.start(store, secret, 4, "daily", tries=tries)
+    assert started.position.ranked is False and store.load(started.id).unranked == "tries"
+    live.forget(started.id)  # the next move reads the game from Redis
+    letter = next(x for x in "LDRU" if slide(started.position.board, NAMES[x])[0] != started.position.board)
+    moved = live.play(store, secret, started.id, token=started.token, at=0, moves=letter)
+    assert moved.ranked is False
+    api = Api(TestClient(redis_app))
+    done = api.finish({"id": started.id, "token": started.token})
+    assert (done.json()["ranked"], done.json()["unranked"]) == (False, "tries")
+
+
 def test_racing_moves_in_redis_extend_a_game_once(redis_app):
     api = Api(TestClient(redis_app))
     played = api.served(4, 2)
@@ -135,6 +151,30 @@ def test_idle_games_are_removed_and_finished_ones_kept(app, api):
     assert api.stored(finished.issued["id"]) is not None
     with app.state.sessions() as s:
         assert s.scalars(select(DailyTryRow)).all() == []
+
+
+def _asked_boards_are_kept_a_while(store) -> None:  # type: ignore[no-untyped-def]
+    """``note_asked`` and ``asked_since`` on ``store``: boards by client, asked again moves their
+    time on, and what is older than an idle game is forgotten (by the purge, or in Redis as it
+    expires)."""
+    now = utc_now()
+    store.note_asked("a" * 64, {"b1", "b2"}, now - timedelta(days=3))
+    store.note_asked("a" * 64, {"b2", "b3"}, now)  # b2 again: asked now
+    store.note_asked("c" * 64, {"b9"}, now)
+    assert store.asked_since("a" * 64, now - timedelta(days=1)) == {"b2", "b3"}
+    assert store.asked_since("d" * 64, now - timedelta(days=4)) == set()
+    store.purge(now, timedelta(days=2))
+    assert store.asked_since("a" * 64, now - timedelta(days=4)) == {"b2", "b3"}
+
+
+def test_the_database_keeps_asked_boards_a_while(app):
+    _asked_boards_are_kept_a_while(app.state.store)
+
+
+def test_redis_keeps_asked_boards_a_while(redis_app):
+    store = redis_app.state.store
+    store.ttl = 2 * 24 * 3600  # an idle game's time in Redis: what it keeps asked boards for
+    _asked_boards_are_kept_a_while(store)
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

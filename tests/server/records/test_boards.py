@@ -195,20 +195,47 @@ def test_a_network_has_a_larger_allowance_and_ipv6_counts_by_its_64(app):
     from game2048.server.clients.address import network_of
     from game2048.server.limits.daily import Tries
 
-    def start(browser: str, address: str) -> str:
+    def start(browser: str | None, address: str) -> str:
         tries = Tries(browser, network_of(address), per_browser=2, per_network=3)
         try:
-            live.start(store, secret, 4, "daily", tries=tries)
-            return "ok"
+            started = live.start(store, secret, 4, "daily", tries=tries)
+            return "ranked" if started.position.ranked else "unranked"
         except ClientError as exc:
             return exc.fields["per"]
 
+    # past the network's allowance a new browser is let in, unranked; its own allowance still holds
     outcomes = [start(f"b{i}", f"2001:db8:5:6::{i:x}") for i in range(4)]
-    assert outcomes == ["ok", "ok", "ok", "network"]
-    assert start("b9", "2001:db8:5:7::1") == "ok"  # another /64
+    assert outcomes == ["ranked", "ranked", "ranked", "unranked"]
+    assert [start("b3", "2001:db8:5:6::3") for _ in range(2)] == ["unranked", "browser"]
+    assert start(None, "2001:db8:5:6::9") == "network"  # no browser to count: nobody to let in
+    assert start("b9", "2001:db8:5:7::1") == "ranked"  # another /64
     # a try the network refused is not counted against the browser, and the other way round
-    assert start("b0", "2001:db8:5:7::1") == "ok" and start("b0", "2001:db8:5:7::1") == "browser"
-    assert start("b8", "2001:db8:5:7::2") == "ok"
+    assert start("b0", "2001:db8:5:7::1") == "ranked" and start("b0", "2001:db8:5:7::1") == "browser"
+    assert start("b8", "2001:db8:5:7::2") == "ranked"
+
+
+def test_a_browser_past_its_networks_ranked_tries_plays_the_day_unranked_and_is_told(settings):
+    app = create_app(replace(settings, daily_tries=2, daily_tries_per_network=2))
+    try:
+        api = Api(TestClient(app))
+        assert [api.start(4, "daily")["ranked"] for _ in range(2)] == [True, True]
+        other = Api(TestClient(app))  # another browser behind the same address, new today
+        issued = other.start(4, "daily")
+        assert (issued["ranked"], issued["tries_left"]) == (False, 1)
+        played = other.play_on(Played(issued), 5)
+        assert all(a["ranked"] is False for a in played.answers)
+        assert other.state(issued).json()["ranked"] is False
+        done = other.finish(issued, name="Household")
+        assert (done.json()["ranked"], done.json()["unranked"], done.json()["rank"]) == (False, "tries", None)
+        assert other.stored(issued["id"]) is None  # a daily record hides while its day lasts, ranked or not
+        board = other.client.get("/api/leaderboard", params={"size": 4, "mode": "daily"}).json()["entries"]
+        assert board == []
+        assert other.start(4, "daily")["ranked"] is False
+        refused = other.client.post("/api/games", json={"size": 4, "mode": "daily"})  # its own tries are used
+        assert refused.status_code == 429 and refused.json()["per"] == "browser"
+        assert other.start(4)["ranked"] is True  # classic games are not counted
+    finally:
+        app.state.engine.dispose()
 
 
 # -- a name belongs to whoever first used it ------------------------------------------------

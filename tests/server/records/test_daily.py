@@ -127,3 +127,44 @@ def test_the_daily_leaderboard_is_separate_from_all_time(api: Api):
     assert api.client.get("/api/leaderboard", params={"size": 4}).json()["entries"] == []
     other_day = api.client.get("/api/leaderboard", params={"size": 4, "mode": "daily", "date": "2001-01-01"})
     assert other_day.json()["entries"] == []
+
+
+# -- a try left for a new one is abandoned, not a result -----------------------------------------
+
+def _daily_board(api: Api, size: int = 4) -> list[tuple[str, int]]:
+    board = api.client.get("/api/leaderboard", params={"size": size, "mode": "daily"}).json()
+    return [(e["name"], e["score"]) for e in board["entries"]]
+
+
+def test_an_abandoned_daily_try_is_kept_unranked_and_never_on_the_board(app, api):
+    tries = [api.served(4, 3, mode="daily") for _ in range(2)]  # a few moves each, then a new try
+    for played in tries:
+        done = api.finish(played.issued, name="Twice", abandoned=True)
+        assert done.status_code == 200, done.text
+        body = done.json()
+        assert (body["ranked"], body["rank"], body["unranked"]) == (False, None, "abandoned")
+        assert api.finish(played.issued, name="Twice", abandoned=True).json() == body  # a retry: the same
+    assert _daily_board(api) == []  # never at 0 points, never twice
+    with app.state.sessions() as s:
+        rows = [s.get(GameRow, p.issued["id"]) for p in tries]
+        assert all(r.unranked == "abandoned" and not r.ranked and r.finished_at for r in rows)
+    # the try played to its end is the result
+    _, _, r = api.honest(3, None, name="Twice", mode="daily")
+    assert r.json()["ranked"] and r.json()["unranked"] is None
+
+
+def test_a_try_that_ended_is_not_abandoned_whatever_the_finish_says(api):
+    played = api.served(3, None, mode="daily")  # to the end: no move left
+    assert played.over
+    done = api.finish(played.issued, name="Ended", abandoned=True).json()
+    assert (done["ranked"], done["unranked"]) == (True, None)
+    assert [name for name, _ in _daily_board(api, 3)] == ["Ended"]
+
+
+def test_a_finish_that_says_abandoned_wrongly_is_a_422_and_changes_nothing(api):
+    played = api.served(4, 3, mode="daily")
+    for wrong in ("yes", 1, None):
+        r = api.finish(played.issued, abandoned=wrong)
+        assert r.status_code == 422 and "abandoned" in r.json()["error"], r.text
+    assert api.state(played.issued).status_code == 200  # still in play
+    assert api.finish(played.issued).json()["ranked"] is True

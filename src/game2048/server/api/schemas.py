@@ -18,7 +18,7 @@ from .. import live
 from ..live.answer import PARTS, Position, answer
 from ..moderation.reports import REASONS
 from ..records.records import Board as Standing
-from ..records.records import Mode, RecordMode
+from ..records.records import Mode, RecordMode, Unranked
 from ..records.standing import Shown
 
 #: A record's seed: a secret seed (what the server deals from: 32 lowercase hex digits, 128 bits,
@@ -131,6 +131,9 @@ class FinishIn(_Strict):
         "Optional: the log as the client has it. It must be the server's log (409 otherwise), "
         f"or go on from it by at most {MAX_MOVES} letters, which are played first."))
     helped: bool = Field(False, description="True if a solver hint or autoplay chose a move: not ranked.")
+    abandoned: bool = Field(False, description=(
+        "True if the player left the game for a new one before it ended (the page says so of a daily "
+        "try it replaces): kept, not ranked. A game that is over, or won, is not abandoned."))
 
 
 class FinishOut(BaseModel):
@@ -154,6 +157,13 @@ class FinishOut(BaseModel):
         "listed (on its board), moved (the check put it on the engines board), held (it waits for an "
         "operator: an outcome people rarely reach, see held_for) or hidden (an operator took it off the "
         "boards). docs/bots.md."))
+    helped: bool = Field(False, description=(
+        "The solver helped: a hint through the game, a hint for a board it stood on asked bare "
+        "(`POST /api/hint`) by the same client, or the finish's own `helped`. Kept, never ranked."))
+    unranked: Unranked | None = Field(None, description=(
+        "Why a game that kept to the rules is not ranked, where undo and help do not say: "
+        "`abandoned` (left for a new game before it ended), `tries` (a daily try started past its "
+        "network's allowance)."))
 
 
 class StartIn(_Strict):

@@ -281,5 +281,6 @@ async def _other(runner: Runner, client: str, game_id: str, op: str, body: Any) 
         move, scores = await runner.hint(client, game_id, token=body.token, at=body.at, count=True)
         return {"move": move, "scores": scores}
     done = await runner.finish(client, game_id, token=body.token, name=body.name, log=body.log,
-                               helped=body.helped, name_key=body.name_key, count=True)
+                               helped=body.helped, abandoned=body.abandoned, name_key=body.name_key,
+                               count=True)
     return FinishOut(**vars(done)).model_dump()

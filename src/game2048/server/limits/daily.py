@@ -2,7 +2,8 @@
 
 A try is counted against the browser (an id the server issued, ``limits.browser``)
 and its network (the IPv4 address, the IPv6 /64), each with its own allowance,
-so that players behind one address are not locked out by each other. The store
+so that players behind one address are not locked out by each other: past the
+network's, a browser with tries of its own left plays unranked. The store
 keeps a keyed hash of each, never the address (``client_key``). The allowances are
 settings (``config``: GAME2048_DAILY_TRIES, GAME2048_DAILY_TRIES_PER_NETWORK).
 """
@@ -34,18 +35,25 @@ def client_key(secret: str, address: str) -> str:
     return hmac.new(secret.encode(), f"client:{address}".encode(), hashlib.sha256).hexdigest()
 
 
-def count_try(store: Any, secret: str, tries: Tries, day: date, size: int, now: datetime) -> int | None:
+def count_try(store: Any, secret: str, tries: Tries, day: date, size: int,
+              now: datetime) -> tuple[int | None, bool]:
     """Count one daily try in ``store`` (the live store) against the network's and the browser's
-    allowances, or ClientError (429, code ``daily_tries_used``) counting nothing. The answer:
-    tries left for the browser."""
+    allowances: the tries left for the browser, and whether the try is ranked. Past the network's
+    allowance a browser with tries of its own left plays unranked (a household behind one address,
+    a new browser of a player who cleared cookies: let in, never on the board); past the browser's,
+    or the network's with no browser counted, ClientError (429, code ``daily_tries_used``) counting
+    nothing."""
     counted: list[str] = []
-    left = None
+    left, ranked = None, True
     for per, who, limit in (("network", tries.network, tries.per_network),
                             ("browser", tries.browser, tries.per_browser)):
         if who is None:
             continue
         key = client_key(secret, f"{per}:{who}")
         used = store.count_try(key, day, size, limit)
+        if not used and per == "network" and tries.browser is not None:
+            ranked = False
+            continue
         if not used:
             for done in counted:
                 store.uncount_try(done, day, size)
@@ -53,7 +61,7 @@ def count_try(store: Any, secret: str, tries: Tries, day: date, size: int, now: 
         counted.append(key)
         if per == "browser":
             left = limit - used
-    return left
+    return left, ranked
 
 
 def _used_up(per: str, limit: int, size: int, day: date, now: datetime) -> ClientError:

@@ -214,8 +214,12 @@ class Hit:
             too_many(self.limiter.check(self.scope, self.client))
 
 
-def too_many(wait: int | None) -> None:
-    """The 429 of a refused count (``wait``: the seconds to wait), or nothing (None)."""
+#: The code of a scope's refusal where it says more than ``rate_limited`` (the page words each code).
+SCOPE_CODES = {"board_hint": "hints_paced"}
+
+
+def too_many(wait: int | None, scope: str = "") -> None:
+    """The 429 of a refused count of ``scope`` (``wait``: the seconds to wait), or nothing (None)."""
     if wait is not None:
         raise ClientError(429, f"too many requests; try again in {wait} s", {"Retry-After": str(wait)},
-                          code="rate_limited", fields={"retry_after": wait})
+                          code=SCOPE_CODES.get(scope, "rate_limited"), fields={"retry_after": wait})

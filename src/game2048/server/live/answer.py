@@ -44,8 +44,9 @@ PARTS: tuple[Part, ...] = (
     Part("over", "flag", "No move changes the board.", of_game=True, at_start=True),
     Part("won", "flag", "The target tile was reached at least once.", of_game=True, at_start=True),
     Part("undos_left", "count", of_game=True, at_start=True),
-    Part("ranked", "flag", "No undo was used and no hint asked for through the game (a hint or autoplay "
-                           "told at the finish unranks too).", of_game=True),
+    Part("ranked", "flag", "No undo was used, no hint asked for through the game, and it is not a daily "
+                           "try started past its network's allowance (a hint or autoplay told at the "
+                           "finish unranks too).", of_game=True, at_start=True),
     Part("tile", "tile", "Where the tile dealt by the last letter landed; null when that letter was an undo.",
          None),
     Part("helped", "flag", "A hint was asked for through this game: it will not be ranked.", False),

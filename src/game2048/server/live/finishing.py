@@ -19,6 +19,7 @@ from ..records import owners
 from ..records.arrivals import times_text
 from ..records.records import Finished, check_name, finish_answer
 from ..storage.db import utc_now
+from . import asked
 from .moving import Charge, in_play, open_game, play, recent
 from .stores import LiveStore
 
@@ -29,15 +30,21 @@ FINISH_SECONDS = 2.0
 
 
 def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_id: str, *, token: str,
-           name: str | None, log: str | None = None, helped: bool = False, name_key: str | None = None,
+           name: str | None, log: str | None = None, helped: bool = False, abandoned: bool = False,
+           name_key: str | None = None,
            now: datetime | None = None, charge: Charge | None = None,
-           checking: Callable[[int, Any, str, int], dict[str, Any]] | None = None) -> Finished:
+           checking: Callable[[int, Any, str, int], dict[str, Any]] | None = None,
+           client: str | None = None) -> Finished:
     """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
 
     ``log``, if sent, must be the server's log (409 otherwise); it may go on
     past it by up to 64 letters, which are played first as by ``play``. A game
     that used undo, that asked for a hint through itself, or that the player
-    marks ``helped`` (hint or autoplay), is kept but not ranked. Finishing a
+    marks ``helped`` (hint or autoplay), or that stood on a board its finishing
+    ``client`` (``asked.client_of``) asked the solver about bare (``asked.helped``),
+    is kept but not ranked; so is a game the player ``abandoned`` for a new one
+    before it ended (over, or won), recorded with ``unranked`` "abandoned", and a
+    daily try started past its network's allowance (``unranked`` "tries"). Finishing a
     finished game again gives the same answer (a lost answer can be asked for
     again). A daily game's seed stays hidden (None) while its moves are accepted.
 
@@ -94,12 +101,15 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
                 raise RuntimeError(f"game {live.id}: its log does not replay")
         if (game.board, game.score) != (snapshot["board"], snapshot["score"]):
             raise RuntimeError(f"game {live.id}: the replay of its log is not its position")
-        ranked = game.ranked and not helped and not live.helped
         started, batches = store.arrivals(live.id)
+        helped = helped or live.helped or (game.ranked and client is not None and started is not None
+                                           and asked.helped(store, client, live, started))
+        unranked = "abandoned" if abandoned and not (game.over or game.won) else live.unranked
+        ranked = game.ranked and not helped and unranked is None
         times = None if started is None else times_text(int(started.timestamp() * 1000), batches, live.at)
         record = {"finished_at": now, "name": name, "log": live.log, "at": live.at, "score": game.score,
-                  "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked,
-                  "helped": live.helped or helped, "times": times}
+                  "max_tile": game.max_tile, "moves": game.moves, "ranked": ranked, "helped": helped,
+                  "unranked": unranked, "times": times}
         if ranked and bot is None and owners.barred(engine, name):  # an operator's decision stands
             record |= {"board": "engines", "standing": "listed", "decided": True}
         elif ranked and bot is None and checking is not None:

@@ -60,10 +60,10 @@ def forget(game_id: str | None = None) -> None:
     recent.forget(game_id)
 
 
-def _position(at: int, game: Game, tile: tuple[int, int, int] | None = None, helped: bool = False,
+def _position(live: Live, at: int, game: Game, tile: tuple[int, int, int] | None = None,
               **given: object) -> Position:
-    return position(game, at=at, ranked=game.ranked and not helped, tile=tile or game.last_tile(),
-                    helped=helped, **given)
+    return position(game, at=at, ranked=game.ranked and not live.helped and live.unranked is None,
+                    tile=tile or game.last_tile(), helped=live.helped, **given)
 
 
 class _Tokens:
@@ -215,7 +215,7 @@ def _play(store: LiveStore, secret: str, game_id: str, token: str, at: int, move
                 if remembered:
                     continue  # unless the store says otherwise (a game finished elsewhere)
                 recent.put(live, game)
-                return _position(live.at, game, _stored_tile(snapshot), live.helped, applied="", tiles=[])
+                return _position(live, live.at, game, _stored_tile(snapshot), applied="", tiles=[])
         elif remembered:
             if game.play(new) != len(new):
                 continue  # refused: the store says why (the game may have been finished elsewhere)
@@ -249,8 +249,9 @@ def _saved(live: Live, game: Game, new: str, tiles: list[tuple[int, int, int] | 
     """The answer to ``new`` letters the store has just saved; the game is kept in memory as the
     store now has it (the position is the kept game's, see ``recent.RecentGames``)."""
     at = live.at + len(new)
-    answer = position(game, at=at, ranked=game.ranked and not live.helped, lazy=True, tile=tile,
-                      helped=live.helped, applied=new if skip_illegal else None, tiles=tiles)
+    answer = position(game, at=at, ranked=game.ranked and not live.helped and live.unranked is None,
+                      lazy=True, tile=tile, helped=live.helped, applied=new if skip_illegal else None,
+                      tiles=tiles)
     live.at, live.log, live.snapshot = at, "", IN_MEMORY
     recent.put(live, game)
     metrics.count_moves(len(new), perf_counter() - started)
@@ -337,15 +338,14 @@ def _skipping_retry(live: Live, at: int, moves: str, charge: Charge | None) -> P
     if not live.log[at:].startswith(applied):
         raise ClientError(409, f"the game went on from move {at} with other moves; a game cannot "
                                "fork (undo is the only way back)", code="forked")
-    return _position(at + len(applied), game, helped=live.helped, applied=applied, tiles=tiles)
+    return _position(live, at + len(applied), game, applied=applied, tiles=tiles)
 
 
 def _answer_at(live: Live, at: int, charge: Charge | None) -> Position:
     if at == live.at:
-        return _position(at, Game.resume(live.snapshot), _stored_tile(live.snapshot),  # type: ignore[arg-type]
-                         helped=live.helped)
+        return _position(live, at, Game.resume(live.snapshot), _stored_tile(live.snapshot))  # type: ignore[arg-type]
     with charge() if charge is not None else nullcontext():
-        return _position(at, replay(live.size, live.seed, live.log[:at]), helped=live.helped)
+        return _position(live, at, replay(live.size, live.seed, live.log[:at]))
 
 
 @dataclass(frozen=True)
@@ -358,7 +358,7 @@ def state(store: LiveStore, secret: str, game_id: str, *, token: str) -> State:
     """Where the game stands, and its log so far (for the player who holds the token)."""
     live = open_game(store, secret, game_id, token)
     snapshot = in_play(live)
-    return State(_position(live.at, Game.resume(snapshot), _stored_tile(snapshot), helped=live.helped),
+    return State(_position(live, live.at, Game.resume(snapshot), _stored_tile(snapshot)),
                  live.log)
 
 

@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from ..limits.cpu import CpuBudget
 from ..limits.rate import Hit, RateLimiter, too_many
 from ..records.records import Finished, check_name, could_be_game_id
-from . import finishing, moving
+from . import asked, finishing, moving
 from .answer import Position
 from .stores import MOVE_CONNECTIONS, LiveStore
 
@@ -89,7 +89,7 @@ class Runner:
 
     def count(self, scope: str, client: str) -> None:
         """Count one request of ``scope`` against ``client``'s rate limit; 429 past it."""
-        too_many(self.limiters[scope].check(scope, client))
+        too_many(self.limiters[scope].check(scope, client), scope)
 
     async def exists(self, game_id: str) -> bool:
         """Whether game ``game_id`` is in the store (a socket opens only for a game that is)."""
@@ -175,18 +175,20 @@ class Runner:
             self.store, self.secret, game_id, token=token, at=at, solve=solve))
 
     async def finish(self, client: str, game_id: str, *, token: str, name: str | None, log: str | None = None,
-                     helped: bool = False, name_key: str | None = None, count: bool = False) -> Finished:
+                     helped: bool = False, abandoned: bool = False, name_key: str | None = None,
+                     count: bool = False) -> Finished:
         """``finishing.finish``, its replay measured against ``client``'s CPU budget."""
         return await self._off_loop("games" if count else None, client, lambda: self._finish(
-            client, game_id, token, name, log, helped, name_key))
+            client, game_id, token, name, log, helped, abandoned, name_key))
 
     def _finish(self, client: str, game_id: str, token: str, name: str | None, log: str | None, helped: bool,
-                name_key: str | None) -> Finished:
+                abandoned: bool, name_key: str | None) -> Finished:
         name = None if name is None else check_name(name)  # before any work: a bad name is not a bad game
         with self.cpu_budget.spend(client, "finish"):
             done = finishing.finish(self.store, self.sessions, self.secret, game_id, token=token, name=name,
-                                    log=log, helped=helped, name_key=name_key, charge=self.charge(client),
-                                    checking=self.checking)
+                                    log=log, helped=helped, abandoned=abandoned, name_key=name_key,
+                                    charge=self.charge(client), checking=self.checking,
+                                    client=asked.client_of(self.secret, client))
         self.finished()
         return done
 

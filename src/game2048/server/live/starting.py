@@ -40,9 +40,10 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     A daily game counts against the tries of ``tries`` (its browser's and its
     network's allowances; ``client`` and ``daily_tries`` stand for a network of
     one address with that allowance) for its size and UTC day: 429 with code
-    ``daily_tries_used`` beyond. A ``bot`` game (the bot's name) is ranked on the
-    engines board. The answer has no seed and nothing else the spawns could be
-    worked out from.
+    ``daily_tries_used`` beyond, and past the network's alone a try that is
+    never ranked (``unranked`` "tries"; its answer says ``ranked`` false). A
+    ``bot`` game (the bot's name) is ranked on the engines board. The answer
+    has no seed and nothing else the spawns could be worked out from.
     """
     if size not in SIZES:
         raise ClientError(422, f"size must be one of {', '.join(map(str, SIZES))}, got {size}")
@@ -54,12 +55,14 @@ def start(store: LiveStore, secret: str, size: int, mode: Mode, *, client: str |
     day = now.date() if mode == "daily" else None
     if tries is None and client is not None:
         tries = Tries(None, client, daily_tries, daily_tries)
-    left = None
+    left, ranked = None, True
     if day is not None and tries is not None:
-        left = count_try(store, secret, tries, day, size, now)
+        left, ranked = count_try(store, secret, tries, day, size, now)
     seed = daily_seed(secret, day, size) if day else classic_seed()
     game = Game(size, seed)
     live = Live(new_game_id(), size, seed, mode, day, 0, "", game.snapshot(),
-                board="engines" if bot is not None else "players", bot=bot)
+                board="engines" if bot is not None else "players", bot=bot,
+                unranked=None if ranked else "tries")
     store.create(live, now)
-    return Started(live.id, game_token(secret, live.id), size, mode, day, position(game, at=0), bot, left)
+    return Started(live.id, game_token(secret, live.id), size, mode, day, position(game, at=0, ranked=ranked),
+                   bot, left)

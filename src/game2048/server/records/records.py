@@ -33,6 +33,8 @@ RecordMode = Literal["classic", "daily", "practice"]
 #: play like the solver).
 Board = Literal["players", "engines"]
 BOARDS: tuple[Board, ...] = ("players", "engines")
+#: Why a game that kept to the rules is not ranked, where its log does not say (``GameRow.unranked``).
+Unranked = Literal["abandoned", "tries"]
 #: Moves in a daily game are accepted until its UTC day ends plus this.
 DAILY_GRACE = timedelta(minutes=10)
 DAILY_GRACE_TEXT = "10 minutes"
@@ -63,6 +65,11 @@ class Finished:
     name_key: str | None = None
     #: Where the game stands (``standing.shown``): a rank only once ``listed``.
     standing: Shown = "listed"
+    #: The solver helped (a hint through the game, a bare hint on a board it stood on, or the player's
+    #: word): kept, never ranked.
+    helped: bool = False
+    #: Why a game that kept to the rules is not ranked (``abandoned``), or None.
+    unranked: str | None = None
 
 
 @dataclass(frozen=True)
@@ -172,7 +179,7 @@ def finish_answer(session: Session, game_id: str) -> Finished:
                                            row.score or 0, _aware(row.finished_at), row.id)
     seed = row.seed if is_public(row.mode, row.day, True) else None
     return Finished(True, row.ranked, row.score or 0, row.max_tile or 0, rank, seed, row.board,  # type: ignore[arg-type]
-                    standing=shown(row.standing, row.engine_like))
+                    standing=shown(row.standing, row.engine_like), helped=row.helped, unranked=row.unranked)
 
 
 def _board_filter(board: Board, size: int, mode: str, day: date | None):  # type: ignore[no-untyped-def]

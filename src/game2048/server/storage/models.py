@@ -96,6 +96,10 @@ class GameRow(Base):
     #: A hint was asked for through this game: it is never ranked. Only ever set, never cleared,
     #: and apart from ``live``, so a move saved at the same moment cannot undo it.
     helped: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: Why a game that kept to the rules is not ranked, where its log does not say (undo, help):
+    #: ``abandoned`` (a daily try left for a new game before it ended), ``tries`` (a daily try started
+    #: past its network's allowance), or None.
+    unranked: Mapped[str | None] = mapped_column(String(16), nullable=True)
     #: Where a finished game stands (``records.standing``): ``checking`` until its engine-like check is
     #: done, ``listed`` on its board, ``held`` for an operator (``held_for`` says why), ``hidden``.
     standing: Mapped[str] = mapped_column(String(8), default="listed", server_default="listed")
@@ -139,6 +143,18 @@ class DailyTryRow(Base):
     day: Mapped[date] = mapped_column(Date, primary_key=True)
     size: Mapped[int] = mapped_column(Integer, primary_key=True)
     tries: Mapped[int] = mapped_column(Integer)
+
+
+class AskedBoardRow(Base):
+    """A board a client asked the solver about bare (``POST /api/hint``), kept a while so that its
+    finished games can be checked against it (``live.asked``): both as hashes, never the address or
+    the board."""
+
+    __tablename__ = "asked_boards"
+
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    board: Mapped[str] = mapped_column(String(32), primary_key=True)
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 class NameRow(Base):

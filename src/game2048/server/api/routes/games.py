@@ -37,8 +37,9 @@ def create_game(body: NewGameIn, request: Request, response: Response) -> NewGam
     The seed stays on the server until the game is finished. A daily game opens
     on the same board for everyone that UTC day; each browser (an id the server
     keeps in a signed HttpOnly cookie, set here) may start `GAME2048_DAILY_TRIES`
-    a size and day, and each network (an IPv4 address, an IPv6 /64)
-    `GAME2048_DAILY_TRIES_PER_NETWORK`: 429 with code `daily_tries_used` beyond.
+    a size and day (429 with code `daily_tries_used` beyond), and each network (an
+    IPv4 address, an IPv6 /64) `GAME2048_DAILY_TRIES_PER_NETWORK` ranked ones:
+    beyond, a browser with tries of its own left plays unranked (`ranked: false`).
     `bot` starts a bot game, ranked on the engines board (docs/bots.md).
     """
     state = request.app.state
@@ -107,7 +108,8 @@ async def finish_game(game_id: GameId, body: FinishIn, request: Request, client:
     against the client's CPU budget (429 when spent).
     """
     done = await request.app.state.runner.finish(client, game_id, token=body.token, name=body.name,
-                                                 log=body.log, helped=body.helped, name_key=body.name_key)
+                                                 log=body.log, helped=body.helped, abandoned=body.abandoned,
+                                                 name_key=body.name_key)
     return FinishOut(**vars(done))
 
 

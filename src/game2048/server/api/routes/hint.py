@@ -5,16 +5,25 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from ...errors import ClientError, responses
+from ...live import asked
+from ...storage.db import utc_now
 from ..deps import BODY_ERRORS, Client, limited
 from ..schemas import HintIn, HintOut
 
 router = APIRouter(prefix="/api")
 
 
-@router.post("/hint", response_model=HintOut, dependencies=[limited("hint")],
+@router.post("/hint", response_model=HintOut, dependencies=[limited("board_hint")],
              responses=responses(*BODY_ERRORS, 429))
 def hint(body: HintIn, request: Request, client: Client) -> HintOut:
-    """The solver's move for a position, and its score for every legal direction."""
+    """The solver's move for a position, and its score for every legal direction.
+
+    A bare board is tied to no game, so these come at a person's pace
+    (`GAME2048_BOARD_HINT_RATE_LIMIT`, 429 beyond); a game in play asks through
+    itself (`POST /api/games/{id}/hint`), at autoplay's pace. The server keeps
+    the board a while: a ranked game this client finishes that stood on it (turned,
+    mirrored or scaled) is helped, kept and never ranked.
+    """
     from ....game import Game
     from ....solver import hint as solver_hint
 
@@ -26,4 +35,6 @@ def hint(body: HintIn, request: Request, client: Client) -> HintOut:
         raise ClientError(422, f"not a board: {exc}") from None
     with request.app.state.hint_budget.spend(client, "hint"):
         move, scores = solver_hint(body.board, request.app.state.settings.hint_time)
+    # tied to no game: a ranked game of this client's that stands on this board finishes helped
+    asked.note(request.app.state.store, request.app.state.secret, client, body.board, utc_now())
     return HintOut(move=move, scores=scores)  # type: ignore[arg-type]

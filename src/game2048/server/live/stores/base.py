@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -48,6 +48,9 @@ class Live:
     helped: bool = False
     #: The bot's name, for a game started as a bot's (on the engines board); None for a player's.
     bot: str | None = None
+    #: Why it will not be ranked whatever its play (``GameRow.unranked``): "tries", a daily try past
+    #: its network's allowance; None for a game that may be.
+    unranked: str | None = None
 
 
 class LiveStore(ABC):
@@ -107,8 +110,18 @@ class LiveStore(ABC):
         """Take back one try counted by ``count_try`` (another allowance refused the game)."""
 
     @abstractmethod
+    def note_asked(self, client: str, boards: Iterable[str], now: datetime) -> None:
+        """Remember that ``client`` asked the solver about ``boards`` (``live.asked``'s hashes) at ``now``,
+        for as long as an idle game is kept."""
+
+    @abstractmethod
+    def asked_since(self, client: str, since: datetime) -> set[str]:
+        """The boards ``client`` asked about since ``since`` (``note_asked``)."""
+
+    @abstractmethod
     def purge(self, now: datetime, idle: timedelta) -> int:
-        """Remove games in play with no move for ``idle`` and old try counters; how many games went."""
+        """Remove games in play with no move for ``idle``, old try counters and old asked boards; how
+        many games went."""
 
     def close(self) -> None:  # noqa: B027 - most stores hold nothing of their own
         """Let go of the connections the store keeps for itself (when the app stops)."""
@@ -125,11 +138,12 @@ class LiveStore(ABC):
 def live_from_row(row: Any) -> Live:
     return Live(row.id, row.size, row.seed, row.mode, row.day, row.at, row.log or "",
                 json.loads(row.live) if row.live else None, row.finished_at is not None, row.board,
-                bool(row.helped), row.name if row.bot else None)
+                bool(row.helped), row.name if row.bot else None, row.unranked)
 
 
 GAME_COLUMNS = (GameRow.id, GameRow.size, GameRow.seed, GameRow.mode, GameRow.day, GameRow.at, GameRow.log,
-            GameRow.live, GameRow.finished_at, GameRow.board, GameRow.helped, GameRow.bot, GameRow.name)
+            GameRow.live, GameRow.finished_at, GameRow.board, GameRow.helped, GameRow.bot, GameRow.name,
+            GameRow.unranked)
 
 
 def write_finished(conn: Connection, statement: Any, game: Live, record: dict[str, Any],

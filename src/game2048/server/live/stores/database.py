@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
@@ -35,7 +35,7 @@ from ....game import Game, Snapshot
 from ....spawn import seed_from_text
 from ...limits.rate import Hit
 from ...storage.db import durable, one_writer_for
-from ...storage.models import DailyTryRow, GameMoveRow, GameRow
+from ...storage.models import AskedBoardRow, DailyTryRow, GameMoveRow, GameRow
 from ..commits import DISK_WINDOW, GroupCommit
 from . import tail
 from .base import (
@@ -82,7 +82,7 @@ class DatabaseStore(LiveStore):
         self._writer = one_writer_for(engine)
         p = "?" if self.sqlite else "%s"
         self._head_sql = ("SELECT id, size, seed, mode, day, at, live, finished_at, board, helped, bot, "
-                          f"name, live_at, tail FROM games WHERE id = {p}")
+                          f"name, live_at, tail, unranked FROM games WHERE id = {p}")
         # one statement, so one consistent view: what the row had before moves were appended
         # (older games; all of it once finished), then the appended letters in order
         self._log_sql = (f"SELECT -1, log FROM games WHERE id = {p} "
@@ -213,7 +213,7 @@ class DatabaseStore(LiveStore):
             conn.execute(insert(GameRow).values(
                 id=game.id, size=game.size, mode=game.mode, day=game.day, seed=game.seed, created_at=now,
                 ranked=False, at=0, log="", live=json.dumps(game.snapshot), touched_at=now, board=game.board,
-                bot=game.bot is not None, name=game.bot,
+                bot=game.bot is not None, name=game.bot, unranked=game.unranked,
             ))
 
     def load(self, game_id: str, *, log: bool = True, hit: Hit | None = None) -> Live | None:
@@ -222,7 +222,8 @@ class DatabaseStore(LiveStore):
         row = self._query(self._head_sql, (game_id,))
         if row is None:
             return None
-        game_id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name, live_at, kept = row
+        (game_id, size, seed, mode, day, at, live, finished_at, board, helped, bot, name, live_at, kept,
+         unranked) = row
         if isinstance(day, str):  # SQLite keeps dates as ISO text
             day = date.fromisoformat(day)
         letters = ""
@@ -233,7 +234,7 @@ class DatabaseStore(LiveStore):
         if snapshot is not None and live_at is not None and live_at != at and finished_at is None:
             snapshot = caught_up(snapshot, live_at, at, kept)
         return Live(game_id, size, seed_from_text(seed), mode, day, at, letters, snapshot,
-                    finished_at is not None, board, bool(helped), name if bot else None)
+                    finished_at is not None, board, bool(helped), name if bot else None, unranked)
 
     def _log(self, game_id: str) -> str:
         """The game's letters, in one read: what the row had before moves were appended (older
@@ -402,6 +403,20 @@ class DatabaseStore(LiveStore):
     def uncount_try(self, client: str, day: date, size: int) -> None:
         uncount_try_in_database(self.engine, client, day, size)
 
+    def note_asked(self, client: str, boards: Iterable[str], now: datetime) -> None:
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        upsert = (sqlite if self.sqlite else postgresql).insert(AskedBoardRow).values(
+            [{"client": client, "board": board, "asked_at": now} for board in boards])
+        with self._writer, self.engine.begin() as conn:
+            conn.execute(upsert.on_conflict_do_update(index_elements=["client", "board"],
+                                                      set_={"asked_at": upsert.excluded.asked_at}))
+
+    def asked_since(self, client: str, since: datetime) -> set[str]:
+        with self.engine.connect() as conn:
+            return set(conn.scalars(select(AskedBoardRow.board).where(
+                AskedBoardRow.client == client, AskedBoardRow.asked_at >= since)))
+
     def purge(self, now: datetime, idle: timedelta) -> int:
         cutoff = now - idle
         idle_games = select(GameRow.id).where(
@@ -412,6 +427,7 @@ class DatabaseStore(LiveStore):
             conn.execute(delete(GameMoveRow).where(GameMoveRow.game_id.in_(idle_games)))
             gone = conn.execute(delete(GameRow).where(GameRow.id.in_(idle_games))).rowcount
             conn.execute(delete(DailyTryRow).where(DailyTryRow.day < (now - TRIES_KEPT).date()))
+            conn.execute(delete(AskedBoardRow).where(AskedBoardRow.asked_at < cutoff))
         return int(gone or 0)
 
 

@@ -9,7 +9,7 @@ move is sent from the event loop on the loop's own pipelined connection (``redis
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import date, datetime, timedelta
 from typing import Any
 
@@ -118,10 +118,11 @@ class RedisStore(LiveStore):
             conn.execute(insert(GameRow).values(
                 id=game.id, size=game.size, mode=game.mode, day=game.day, seed=game.seed, created_at=now,
                 ranked=False, at=0, touched_at=now, board=game.board, bot=game.bot is not None, name=game.bot,
+                unranked=game.unranked,
             ))
         hash_key, log_key, times_key = self._keys(game.id)
         fields = {"size": game.size, "seed": game.seed, "mode": game.mode, "at": 0, "board": game.board,
-                  "bot": game.bot or "",
+                  "bot": game.bot or "", "unranked": game.unranked or "",
                   "day": game.day.isoformat() if game.day else "", "snap": json.dumps(game.snapshot)}
         with self.redis.pipeline() as pipe:
             pipe.hset(hash_key, mapping=fields)
@@ -157,7 +158,7 @@ class RedisStore(LiveStore):
             return Live(game_id, int(f["size"]), seed_from_text(f["seed"]), f["mode"],
                         date.fromisoformat(f["day"]) if f["day"] else None, int(f["at"]),
                         (log_text or b"").decode(), json.loads(f["snap"]), False, f.get("board", "players"),
-                        f.get("helped") == "1", f.get("bot") or None)
+                        f.get("helped") == "1", f.get("bot") or None, f.get("unranked") or None)
         with self.engine.connect() as conn:
             row = conn.execute(select(*GAME_COLUMNS).where(GameRow.id == game_id)).first()
         if row is None or row.finished_at is None:
@@ -239,6 +240,20 @@ class RedisStore(LiveStore):
 
     def uncount_try(self, client: str, day: date, size: int) -> None:
         self.redis.decr(self._try_key(client, day, size))
+
+    def note_asked(self, client: str, boards: Iterable[str], now: datetime) -> None:
+        # one sorted set a client, scored by when each board was asked; it goes when the client is
+        # quiet as long as an idle game is kept, and older boards go as new ones come
+        key, at = f"{self.PREFIX}asked:{client}", now.timestamp()
+        with self.redis.pipeline() as pipe:
+            pipe.zadd(key, dict.fromkeys(boards, at))
+            pipe.zremrangebyscore(key, "-inf", at - self.ttl)
+            pipe.expire(key, self.ttl)
+            pipe.execute()
+
+    def asked_since(self, client: str, since: datetime) -> set[str]:
+        found = self.redis.zrangebyscore(f"{self.PREFIX}asked:{client}", since.timestamp(), "+inf")
+        return {board.decode() for board in found}
 
     def purge(self, now: datetime, idle: timedelta) -> int:
         # Redis forgets idle games by itself (each key expires `idle` after the last move);

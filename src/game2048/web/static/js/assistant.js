@@ -2,6 +2,7 @@
 // game through itself, so the server knows) and both make the game unranked,
 // which the status line then says.
 import { SLIDE_MS } from './board_view.js';
+import { explain } from './refusals.js';
 
 export class Assistant {
   constructor({ api, controller, hud, announcer, i18n, wait = (ms) => new Promise((r) => setTimeout(r, ms)) }) {
@@ -63,8 +64,9 @@ export class Assistant {
       if (!['up', 'down', 'left', 'right'].includes(answer?.move)) return null;
       this.controller.markHelped();
       return answer.move;
-    } catch {
-      this.hud.message(this.i18n.t('hintNone'));
+    } catch (e) {
+      // no answer: hints need the server; a refusal says why (a practice game's come a few a minute)
+      this.hud.message(e?.status ? explain(e, this.i18n) : this.i18n.t('hintNone'));
       return null;
     }
   }

@@ -105,9 +105,13 @@ export class GameController {
     this.#changed();
   }
 
-  /** R, New game, Daily game: a game in progress is only replaced if the player confirms. */
+  /**
+   * R, New game, Daily game: a game in progress is only replaced if the player confirms (told, for
+   * a ranked daily try, that it will then not be ranked).
+   */
   async requestNewGame(options = {}) {
-    if (this.game.moves > 0 && !this.game.over && !(await this.dialogs.confirm())) return false;
+    const text = this.#abandons(this.session) && this.game.ranked ? this.i18n.t('confirmAbandon') : null;
+    if (this.game.moves > 0 && !this.game.over && !(await this.dialogs.confirm(text))) return false;
     this.newGame(options);
     return true;
   }
@@ -121,7 +125,7 @@ export class GameController {
       this.#startDaily(size);
       return;
     }
-    this.#finish();
+    this.#finish({ replaced: true });
     this.#setSize(size);
     this.#startNew(seed);
   }
@@ -136,7 +140,7 @@ export class GameController {
   /** Start a practice game from any position (tests, bots, analysis). */
   load(board, score = 0) {
     const dealer = this.deal.position(board, score);
-    this.#finish();
+    this.#finish({ replaced: true });
     this.#setSize(dealer.game.size);
     const session = newSession(dealer);
     // a position that already holds the target has no win left to announce
@@ -391,12 +395,13 @@ export class GameController {
   #startDaily(size) {
     this.deal.ranked(size, 'daily').then((dealer) => {
       if (dealer.game.size !== size) return;
-      this.#finish();
+      this.#finish({ replaced: true });
       this.#setSize(size);
       this.#begin(newSession(dealer));
       if (dealer.triesLeft != null) {
-        const time = nextDailyTime(this.i18n.locale);
-        this.hud.message(this.i18n.t('dailyTriesLeft', { n: dealer.triesLeft, time }));
+        // past the network's ranked tries the day's game is played, unranked, and the player told so
+        const key = dealer.game.ranked ? 'dailyTriesLeft' : 'dailyTriesLeftUnranked';
+        this.hud.message(this.i18n.t(key, { n: dealer.triesLeft, time: nextDailyTime(this.i18n.locale) }));
       }
     }, (e) => this.hud.message(explain(e, this.i18n)));
   }
@@ -463,20 +468,27 @@ export class GameController {
 
   /**
    * Send the current game once, if it has moves: a ranked game's finish, or a practice record;
-   * with keys in flight, once they are answered (a log short of the server's is refused).
+   * with keys in flight, once they are answered (a log short of the server's is refused). A daily
+   * try `replaced` by another game before it ended is sent as abandoned: kept, never ranked.
    */
-  #finish() {
+  #finish({ replaced = false } = {}) {
     const s = this.session;
     if (!s || s.submitted || s.game.log === '') return;
     s.submitted = true;
     this.keys = [];
     this.#save();
-    if (s.dealer.pending) s.dealer.settled().then(() => this.#sendFinished(s));
-    else this.#sendFinished(s);
+    if (s.dealer.pending) s.dealer.settled().then(() => this.#sendFinished(s, replaced));
+    else this.#sendFinished(s, replaced);
   }
 
-  #sendFinished(s) {
+  /** A daily try in play that has not ended (over, or won): leaving it now abandons it. */
+  #abandons(s) {
+    return s?.mode === 'daily' && Boolean(s.id) && !s.game.over && !s.game.won;
+  }
+
+  #sendFinished(s, replaced) {
     const entry = s.dealer.finishEntry();
+    if (replaced && this.#abandons(s)) entry.abandoned = true;
     this.history?.finished(s.game, entry.id, s.mode);
     this.queue.add(entry).then(() => {
       if (this.queue.entries.some((e) => e.id === entry.id) && this.nickname() !== null) {
@@ -579,10 +591,13 @@ export class GameController {
       // a rank only once the game is on its board: being checked, held for a person, or moved
       const key = !answer.ranked ? 'sentUnranked' : STANDING_NEWS[answer.standing] ?? 'sent';
       const current = this.session && this.dealer.finishEntry().id === entry.id;
-      this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
-      // news of a game already replaced (abandoned for a new one) is said, then leaves at the
-      // first move of the game now on the board
-      this.earlierNews = current ? null : this.session;
+      // an abandoned daily try is no result: nothing is said of it, and the tries left stay said
+      if (answer.unranked !== 'abandoned') {
+        this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
+        // news of a game already replaced (left for a new one) is said, then leaves at the
+        // first move of the game now on the board
+        this.earlierNews = current ? null : this.session;
+      }
       const revealed = entry.kind !== 'record' && isSeed(answer.seed);
       if (current && revealed) this.game.seed = answer.seed;
       const recordId = entry.kind === 'record' ? answer.id : entry.id;

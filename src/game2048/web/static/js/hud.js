@@ -45,6 +45,7 @@ export class Hud {
     if (game.startBoard) notes.push(this.i18n.t('practice'));
     else if (!session.id && session.awaitingServer) notes.push(this.i18n.t('pending'));
     else if (!session.id) notes.push(this.i18n.t('offline'));
+    else if (game.unranked) notes.push(this.i18n.t('unrankedTry'));
     else if (game.helped) notes.push(this.i18n.t('usedHelp'));
     else if (game.undosLeft < 3) notes.push(this.i18n.t('usedUndo'));
     else notes.push(this.i18n.t('ranked'));

@@ -52,6 +52,8 @@ export class Overlays {
 export class Dialogs {
   constructor(doc) {
     this.confirmDialog = doc.getElementById('confirm');
+    this.confirmText = doc.getElementById('confirm-text');
+    this.confirmUsual = this.confirmText?.textContent ?? '';
     this.unrankDialog = doc.getElementById('unrank');
     this.nameDialog = doc.getElementById('nickname');
     this.nameInput = doc.getElementById('nickname-input');
@@ -63,8 +65,9 @@ export class Dialogs {
     return this.confirmDialog.open || this.nameDialog.open || Boolean(this.unrankDialog?.open);
   }
 
-  /** Resolves true if the player confirms a new game. */
-  confirm() {
+  /** Resolves true if the player confirms a new game; `text` says what it ends, where not the usual. */
+  confirm(text = null) {
+    if (this.confirmText) this.confirmText.textContent = text ?? this.confirmUsual;
     return this.#ask(this.confirmDialog, () => this.confirmDialog.querySelector('[value="no"]').focus())
       .then((answer) => answer === 'yes');
   }

@@ -7,6 +7,7 @@
 const KEYS = {
   daily_tries_used: 'refusedDailyTries',
   rate_limited: 'refusedBusy',
+  hints_paced: 'refusedHintsPaced',
   cpu_spent: 'refusedBusy',
   review_queue_full: 'refusedBusy',
   reviews_waiting: 'refusedReviews',
@@ -42,8 +43,7 @@ export function explain(refusal, i18n) {
   const { status = 0, code = null } = fields;
   if (status === 0 && !code) return i18n.t(fields.offline ? 'refusedOffline' : 'refusedUnreachable');
   if (typeof code === 'string' && code.startsWith('name_')) return i18n.t('nameRefused');
-  // the network's allowance, spent by others behind the same address, is said as theirs
-  const key = code === 'daily_tries_used' && fields.per === 'network' ? 'refusedDailyTriesNetwork' : KEYS[code];
+  const key = KEYS[code];
   if (!key) return i18n.t('refusedOther');
   const vars = {};
   if (Number.isInteger(fields.size)) vars.size = `${fields.size}×${fields.size}`;

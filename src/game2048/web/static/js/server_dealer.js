@@ -18,6 +18,7 @@ export class ServedGame {
     Object.assign(this, { size, cells: cells.slice(), score, log, undosLeft, won, over, moves });
     this.seed = null; // revealed by the finish
     this.helped = false;
+    this.unranked = false; // dealt unranked: a daily try past its network's ranked tries
     this.startBoard = null;
     this.target = TARGETS[size];
   }
@@ -37,7 +38,7 @@ export class ServedGame {
   }
 
   get ranked() {
-    return this.undosLeft === MAX_UNDOS && !this.helped;
+    return this.undosLeft === MAX_UNDOS && !this.helped && !this.unranked;
   }
 }
 
@@ -94,6 +95,7 @@ export class ServerDealer {
     const dealer = new ServerDealer({ id: String(issued.id), token: String(issued.token), mode: issued.mode === 'daily' ? 'daily' : 'classic',
       date: typeof issued.date === 'string' ? issued.date : null, game, link: link(String(issued.id)) });
     dealer.triesLeft = Number.isSafeInteger(issued.tries_left) ? issued.tries_left : null;
+    game.unranked = issued.ranked === false;
     return dealer;
   }
 
@@ -190,6 +192,7 @@ export class ServerDealer {
     return {
       id: this.id, token: this.token, at: this.at, cells: known.cells, score: known.score, log: game.log.slice(0, this.at),
       undosLeft: game.undosLeft, won: known.won, over: game.over, inFlight: letters ? { letters } : null,
+      unranked: game.unranked,
     };
   }
 
@@ -205,6 +208,7 @@ export class ServerDealer {
     if (!ok) return null;
     const game = new ServedGame({ size, cells: data.cells, score: data.score, log: data.log, undosLeft: data.undosLeft,
       won: data.won, over: data.over, moves: movesOf(data.log) });
+    game.unranked = data.unranked === true;
     const unanswered = data.inFlight?.letters ?? '';
     return new ServerDealer({ id: data.id, token: data.token, game, at: data.at, unanswered, link: link(data.id), ...extra });
   }

@@ -2,7 +2,7 @@
 // before the first attempt, so a score survives a closed tab or a dead
 // network; entries leave it only when the server has answered for good.
 // Two kinds: the finish of a ranked game ({kind: 'finish', id, token, log,
-// helped}: finishing again is safe, the server answers the same) and a
+// helped, abandoned?}: finishing again is safe, the server answers the same) and a
 // practice record ({kind: 'record', id, record: {size, seed, log, score, start}}).
 // A refusal of the player's name is not an answer for the game: the entry stays
 // queued until it is sent under a name the server takes.
@@ -78,7 +78,8 @@ export class SubmissionQueue {
         answer = entry.kind === 'record'
           ? await this.api.record({ ...entry.record, name, name_key: keys?.get(name) ?? null })
           : await this.api.finish(entry.id, {
-            token: entry.token, log: entry.log, name, helped: Boolean(entry.helped), name_key: keys?.get(name) ?? null,
+            token: entry.token, log: entry.log, name, helped: Boolean(entry.helped), abandoned: Boolean(entry.abandoned),
+            name_key: keys?.get(name) ?? null,
           });
         if (answer?.name_key) keys?.set(name, answer.name_key);
       } catch (e) {
