@@ -121,6 +121,18 @@ def test_bare_board_hints_past_their_limit_are_a_429_that_says_when(settings, mo
             game = client.post("/api/games", json={"size": 4}).json()
             through = client.post(f"/api/games/{game['id']}/hint", json={"token": game["token"], "at": 0})
             assert through.status_code == 200, through.text
+            # nor is a practice game from its opening: its seed and log lead to the board
+            from game2048 import Game
+
+            practice = Game(4, 77)
+            for letter in "LDRU" * 3:
+                practice.play(letter)
+            body = {"size": 4, "board": practice.board, "seed": 77, "log": practice.log}
+            assert [client.post("/api/hint", json=body).status_code for _ in range(4)] == [200] * 4
+            elsewhere = client.post("/api/hint", json=body | {"log": practice.log[:-1]})
+            assert elsewhere.status_code == 422 and "where the practice game" in elsewhere.json()["error"]
+            broken = client.post("/api/hint", json=body | {"log": "LLLLQ"})
+            assert broken.status_code == 422 and "does not replay" in broken.json()["error"]
     finally:
         app.state.engine.dispose()
 

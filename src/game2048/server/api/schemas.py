@@ -257,6 +257,10 @@ class ReportOut(BaseModel):
 class HintIn(_Strict):
     size: int = Field(ge=MIN_SIZE, le=MAX_SIZE)
     board: list[list[int]] = Field(max_length=MAX_SIZE, description="Rows of tile values, 0 for empty.")
+    seed: int | None = Field(None, ge=0, lt=MAX_SEED, description=(
+        "With log: the practice game (an integer seed, from its opening) the board comes from. The "
+        "server replays it; such a board is no ranked game's, and is answered at autoplay's pace."))
+    log: str | None = Field(None, max_length=MAX_LOG, description="The practice game's log (U D L R Z).")
 
 
 class HintOut(BaseModel):

@@ -68,9 +68,9 @@ export class Api {
     return `${base.replace(/^http/, 'ws')}/api/games/${encodeURIComponent(id)}/play`;
   }
 
-  /** POST /api/hint: {move, scores}. */
-  hint(size, board) {
-    return this.#post('/api/hint', { size, board }, 15000);
+  /** POST /api/hint {size, board, seed?, log?}: {move, scores}. */
+  hint(size, board, game = {}) {
+    return this.#post('/api/hint', { size, board, ...game }, 15000);
   }
 
   /** POST /api/games/{id}/hint {token, at}: the same, and the game is helped. */

@@ -65,7 +65,7 @@ export class Assistant {
       this.controller.markHelped();
       return answer.move;
     } catch (e) {
-      // no answer: hints need the server; a refusal says why (a practice game's come a few a minute)
+      // no answer: hints need the server; a refusal says why (a loaded position's come a few a minute)
       this.hud.message(e?.status ? explain(e, this.i18n) : this.i18n.t('hintNone'));
       return null;
     }

@@ -33,9 +33,14 @@ export class LocalDealer {
     return Promise.resolve();
   }
 
-  /** The solver's move ({move, scores}) for the bare board. */
+  /**
+   * The solver's move ({move, scores}) for the board. A game from an opening sends its seed and
+   * log too: the server replays them, so the board is no ranked game's and autoplay keeps its pace;
+   * a loaded position is a bare board, asked at a person's pace.
+   */
   hint(api) {
-    return api.hint(this.game.size, this.game.board);
+    const { size, board, seed, log, startBoard } = this.game;
+    return api.hint(size, board, startBoard ? {} : { seed, log });
   }
 
   sync() {}
