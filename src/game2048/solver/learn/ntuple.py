@@ -173,6 +173,19 @@ def move(b: np.uint64, d: int, slide: np.ndarray, points: np.ndarray) -> tuple[n
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _move_from(
+    b: np.uint64, t: np.uint64, d: int, slide: np.ndarray, points: np.ndarray
+) -> tuple[bool, np.uint64, int]:
+    """``move`` with the transpose ``t`` of ``b`` worked out once for all four directions: (whether
+    the move changes the board, afterstate, points)."""
+    if d >= 2:
+        after, gained = _slide_rows(b, d - 2, slide, points)
+        return after != b, after, gained
+    moved, gained = _slide_rows(t, d, slide, points)
+    return moved != t, transpose(moved), gained
+
+
+@njit(cache=True, nogil=True, inline="always")
 def count_empty(x: np.uint64) -> int:
     """The number of empty cells."""
     x |= (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
@@ -272,29 +285,29 @@ def stage_base(w: np.ndarray, b: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _looks(w: np.ndarray, x: np.uint64, k: int) -> float:
-    """The four tuples' weights (tables k to k + 3) on one orientation of a board."""
+def _indices(x: np.uint64) -> tuple[np.uint64, ...]:
+    """The four tuples' indices into their tables on one orientation of a board."""
     hi = x >> np.uint64(16)
     return (
-        w[k, x & _M24]
-        + w[k + 1, hi & _M24]
-        + w[k + 2, (x & _M12) | ((hi & _M12) << np.uint64(12))]
-        + w[k + 3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))]
+        x & _M24,
+        hi & _M24,
+        (x & _M12) | ((hi & _M12) << np.uint64(12)),
+        (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12)),
     )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _looks(w: np.ndarray, x: np.uint64, k: int) -> float:
+    """The four tuples' weights (tables k to k + 3) on one orientation of a board."""
+    i0, i1, i2, i3 = _indices(x)
+    return w[k, i0] + w[k + 1, i1] + w[k + 2, i2] + w[k + 3, i3]
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _nudge(w: np.ndarray, x: np.uint64, k: int, u: np.float32) -> None:
     """Add ``u`` to the four tuples' weights (tables k to k + 3) on one orientation."""
-    hi = x >> np.uint64(16)
-    i0 = x & _M24
-    i1 = hi & _M24
-    i2 = (x & _M12) | ((hi & _M12) << np.uint64(12))
-    i3 = (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))
-    w[k, i0] += u
-    w[k + 1, i1] += u
-    w[k + 2, i2] += u
-    w[k + 3, i3] += u
+    for j, i in enumerate(_indices(x)):
+        w[k + j, i] += u
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -312,50 +325,37 @@ def _coherent(w: np.ndarray, tc: np.ndarray, t: int, i: np.uint64, step: np.floa
 @njit(cache=True, nogil=True, inline="always")
 def _nudge_coherent(w: np.ndarray, tc: np.ndarray, x: np.uint64, k: int, u: np.float32) -> None:
     """``_nudge`` with temporal coherence (``_coherent``) on each of the four weights."""
-    hi = x >> np.uint64(16)
-    _coherent(w, tc, k, x & _M24, u)
-    _coherent(w, tc, k + 1, hi & _M24, u)
-    _coherent(w, tc, k + 2, (x & _M12) | ((hi & _M12) << np.uint64(12)), u)
-    _coherent(w, tc, k + 3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12)), u)
+    for j, i in enumerate(_indices(x)):
+        _coherent(w, tc, k + j, i, u)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _images(b: np.uint64) -> tuple[np.uint64, ...]:
+    """``b`` under the 8 symmetries of the square: a tuple's 8 looks are its cells on these boards."""
+    t = transpose(b)
+    fb = flip(b)
+    ft = flip(t)
+    return b, mirror(b), fb, mirror(fb), t, mirror(t), ft, mirror(ft)
 
 
 @njit(cache=True, nogil=True)
 def value(w: np.ndarray, b: np.uint64) -> float:
     """V(b): the sum of the 32 weights the board's looks select in its stage's tables."""
     k = stage_base(w, b)
-    t = transpose(b)
-    fb = flip(b)
-    ft = flip(t)
-    return (
-        _looks(w, b, k)
-        + _looks(w, mirror(b), k)
-        + _looks(w, fb, k)
-        + _looks(w, mirror(fb), k)
-        + _looks(w, t, k)
-        + _looks(w, mirror(t), k)
-        + _looks(w, ft, k)
-        + _looks(w, mirror(ft), k)
-    )
+    total = np.float32(0.0)  # summed in float32, the weights' type
+    for x in _images(b):
+        total += _looks(w, x, k)
+    return total
 
 
 @njit(cache=True, nogil=True)
 def update(w: np.ndarray, b: np.uint64, u: float) -> float:
     """Add ``u`` to each of the 32 weights of ``b`` in its stage's tables; V(b) afterwards (a weight
     two looks share gets 2u)."""
-    d = np.float32(u)
     k = stage_base(w, b)
-    t = transpose(b)
-    fb = flip(b)
-    ft = flip(t)
     # read back after all 32 writes: a weight two looks share counts its final value twice
-    _nudge(w, b, k, d)
-    _nudge(w, mirror(b), k, d)
-    _nudge(w, fb, k, d)
-    _nudge(w, mirror(fb), k, d)
-    _nudge(w, t, k, d)
-    _nudge(w, mirror(t), k, d)
-    _nudge(w, ft, k, d)
-    _nudge(w, mirror(ft), k, d)
+    for x in _images(b):
+        _nudge(w, x, k, np.float32(u))
     return value(w, b)
 
 
@@ -364,19 +364,9 @@ def update_coherent(w: np.ndarray, tc: np.ndarray, b: np.uint64, u: float) -> fl
     """``update`` by temporal coherence: each of the 32 weights moves by ``u`` times its own rate
     (``_coherent``); ``tc`` holds E and A side by side (``tc[..., 0]``, ``tc[..., 1]``, each shaped
     like ``w``: a weight's two share a cache line)."""
-    d = np.float32(u)
     k = stage_base(w, b)
-    t = transpose(b)
-    fb = flip(b)
-    ft = flip(t)
-    _nudge_coherent(w, tc, b, k, d)
-    _nudge_coherent(w, tc, mirror(b), k, d)
-    _nudge_coherent(w, tc, fb, k, d)
-    _nudge_coherent(w, tc, mirror(fb), k, d)
-    _nudge_coherent(w, tc, t, k, d)
-    _nudge_coherent(w, tc, mirror(t), k, d)
-    _nudge_coherent(w, tc, ft, k, d)
-    _nudge_coherent(w, tc, mirror(ft), k, d)
+    for x in _images(b):
+        _nudge_coherent(w, tc, x, k, np.float32(u))
     return value(w, b)
 
 
@@ -389,15 +379,9 @@ def _greedy(w: np.ndarray, b: np.uint64, slide: np.ndarray, points: np.ndarray) 
     best_points = 0
     t = transpose(b)
     for d in range(4):
-        if d < 2:
-            moved, gained = _slide_rows(t, d, slide, points)
-            if moved == t:
-                continue
-            after = transpose(moved)
-        else:
-            after, gained = _slide_rows(b, d - 2, slide, points)
-            if after == b:
-                continue
+        changed, after, gained = _move_from(b, t, d, slide, points)
+        if not changed:
+            continue
         v = gained + value(w, after)
         if v > best:
             best = v
@@ -508,15 +492,9 @@ def chance_value(w: np.ndarray, after: np.uint64, slide: np.ndarray, points: np.
             best = -np.inf
             t = transpose(b)
             for d in range(4):
-                if d < 2:
-                    moved, gained = _slide_rows(t, d, slide, points)
-                    if moved == t:
-                        continue
-                    a = transpose(moved)
-                else:
-                    a, gained = _slide_rows(b, d - 2, slide, points)
-                    if a == b:
-                        continue
+                changed, a, gained = _move_from(b, t, d, slide, points)
+                if not changed:
+                    continue
                 v = gained + value(w, a)
                 if v > best:
                     best = v
