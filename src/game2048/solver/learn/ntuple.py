@@ -42,6 +42,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..expectimax import build_line_tables, weights
+from ..heuristic import NNEONNEO
+
 #: Tuples, looks per board, weights per tuple.
 TUPLES = 4
 SYMMETRIES = 8
@@ -107,43 +110,13 @@ def flip(x: np.uint64) -> np.uint64:
     )
 
 
-@njit(cache=True, nogil=True)
 def line_tables() -> tuple[np.ndarray, np.ndarray]:
     """Every 16-bit row slid toward cell 0 (``slide[0]``) and toward cell 3 (``slide[1]``), and its points.
 
-    Pairing starts at the wall slid toward and a tile merges once; two 15s
-    (32768s) do not merge here (see the module's note).
+    The heuristic search's slide table (``expectimax.build_line_tables``): pairing starts at the
+    wall slid toward and a tile merges once; two 15s (32768s) do not merge (see the module's note).
     """
-    slide = np.zeros((2, 65536), dtype=np.uint16)
-    points = np.zeros((2, 65536), dtype=np.int32)
-    cells = np.zeros(4, dtype=np.int64)
-    out = np.zeros(4, dtype=np.int64)
-    for line in range(65536):
-        for side in range(2):
-            for c in range(4):
-                e = (line >> (4 * c)) & 0xF
-                cells[c if side == 0 else 3 - c] = e
-            out[:] = 0
-            k = 0
-            last = 0
-            gained = 0
-            for c in range(4):
-                e = cells[c]
-                if e == 0:
-                    continue
-                if last != 0 and e == last and e < 15:
-                    out[k - 1] = e + 1
-                    gained += 1 << (e + 1)
-                    last = 0
-                else:
-                    out[k] = e
-                    k += 1
-                    last = e
-            moved = 0
-            for c in range(4):
-                moved |= out[c if side == 0 else 3 - c] << (4 * c)
-            slide[side, line] = moved
-            points[side, line] = gained
+    slide, _, points = build_line_tables(4, weights(NNEONNEO))
     return slide, points
 
 
