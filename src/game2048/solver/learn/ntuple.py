@@ -515,18 +515,13 @@ def choose(w: np.ndarray, b: np.uint64, ply: int, slide: np.ndarray, points: np.
     """
     if ply <= 1:
         return _greedy(w, b, slide, points)[0]
+    values = np.empty(4)
+    move_values(w, b, ply, slide, points, values)
     best = -np.inf
     best_d = -1
     for d in range(4):
-        after, gained = move(b, d, slide, points)
-        if after == b:
-            continue
-        if ply == 2:
-            v = gained + chance_value(w, after, slide, points)
-        else:
-            v = gained + chance_value_2(w, after, slide, points)
-        if v > best:
-            best = v
+        if values[d] > best:
+            best = values[d]
             best_d = d
     return best_d
 
