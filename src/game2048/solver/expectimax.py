@@ -127,31 +127,37 @@ def line_heuristic(line: np.ndarray, h: Heuristic = NNEONNEO) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _slide_line(line: np.ndarray) -> np.ndarray:
-    """Slide exponents toward index 0, merging equal pairs once (saturating at 15)."""
+def _slide_line(line: np.ndarray) -> tuple[np.ndarray, int]:
+    """Slide exponents toward index 0, merging equal pairs once (saturating at 15); and the points
+    its merges make."""
     n = line.shape[0]
     out = np.zeros(n, dtype=np.int64)
     k = 0
     last = 0
+    gained = 0
     for i in range(n):
         e = line[i]
         if e == 0:
             continue
         if last != 0 and e == last and e < 15:
             out[k - 1] = e + 1
+            gained += 1 << (e + 1)
             last = 0
         else:
             out[k] = e
             k += 1
             last = e
-    return out
+    return out, gained
 
 
 @njit(cache=True, nogil=True)
-def _build_line_tables(n: int, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def build_line_tables(n: int, w: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``line_tables``' ``slide`` and ``heur`` for lines of ``n`` cells and heuristic weights ``w``, and
+    ``points[side, line]``: the points of the slide (the learned evaluator's row tables)."""
     size = 1 << (4 * n)
     slide = np.zeros((2, size), dtype=np.uint16)
     heur = np.zeros(size, dtype=np.float64)
+    points = np.zeros((2, size), dtype=np.int32)
     line = np.zeros(n, dtype=np.int64)
     rev = np.zeros(n, dtype=np.int64)
     for row in range(size):
@@ -159,12 +165,12 @@ def _build_line_tables(n: int, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             line[c] = (row >> (4 * c)) & 0xF
             rev[n - 1 - c] = line[c]
         heur[row] = line_value(line, 0, 1, n, w)
-        moved = _slide_line(line)
-        moved_rev = _slide_line(rev)
+        moved, points[0, row] = _slide_line(line)
+        moved_rev, points[1, row] = _slide_line(rev)
         for c in range(n):
             slide[0, row] |= moved[c] << (4 * c)
             slide[1, row] |= moved_rev[n - 1 - c] << (4 * c)
-    return slide, heur
+    return slide, heur, points
 
 
 @cache
@@ -175,7 +181,8 @@ def line_tables(n: int, h: Heuristic = NNEONNEO) -> tuple[np.ndarray, np.ndarray
     cell 0, ``slide[1, line]`` toward its last cell; ``heur[line]`` is its
     heuristic value (``line_value``). See ``bitboard``.
     """
-    return _build_line_tables(n, weights(h))
+    slide, heur, _ = build_line_tables(n, weights(h))
+    return slide, heur
 
 
 # -- cell layout -------------------------------------------------------------

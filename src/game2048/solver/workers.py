@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import cache
+from typing import TypeVar
 
 import numpy as np
 
@@ -68,26 +69,28 @@ class Space:
         return self.generation
 
 
+S = TypeVar("S")
+
 _local = threading.local()
 _caller_lock = threading.Lock()
 
 
-def space() -> Space:
-    """This helper thread's table and work space (made on first use)."""
-    found: Space | None = getattr(_local, "space", None)
-    if found is None:
-        found = _local.space = Space()
-    return found
+def space(kind: Callable[[], S] = Space) -> S:  # type: ignore[assignment]
+    """This helper thread's table and work space of ``kind`` (made on first use)."""
+    spaces: dict[Callable[[], S], S] = _local.__dict__.setdefault("spaces", {})
+    if kind not in spaces:
+        spaces[kind] = kind()
+    return spaces[kind]
 
 
 @cache
-def _caller_space() -> Space:
-    """The table of whichever thread calls ``chance_values`` (one at a time: ``_caller_lock``).
+def _caller_space(kind: Callable[[], S]) -> S:
+    """The table of whichever thread calls ``run`` (one at a time: ``_caller_lock``).
 
     One for all callers, not one per calling thread: a server calls from many
     request threads, and each would otherwise keep a table of its own.
     """
-    return Space()
+    return kind()
 
 
 @cache
@@ -95,6 +98,26 @@ def helpers() -> ThreadPoolExecutor:
     """The helper threads: one fewer than the cores (the calling thread works too). The network's
     search (``learn.deep``) shares them."""
     return ThreadPoolExecutor(max_workers=max(1, cores() - 1), thread_name_prefix="solver")
+
+
+def run(count: int, threads: int, kind: Callable[[], S], task: Callable[[int, S], bool]) -> None:
+    """``task(j, space)`` for each j below ``count``, on the calling thread and up to ``threads`` - 1
+    helpers, each thread with its table and work space of ``kind``; a thread stops taking tasks
+    once one of its tasks returns True (it aborted)."""
+    order = iter(range(count))
+
+    def drain(mine: S) -> None:
+        # takes the next task until none is left (next() on a range iterator holds the GIL)
+        for j in order:
+            if task(j, mine):
+                break
+
+    extra = min(threads, cores(), count) - 1
+    with _caller_lock:
+        running = [helpers().submit(lambda: drain(space(kind))) for _ in range(extra)]
+        drain(_caller_space(kind))  # the calling thread works too
+        for future in running:
+            future.result()
 
 
 def chance_values(
@@ -120,31 +143,18 @@ def chance_values(
     states[:, bb.TABLE_BITS] = TABLE_BITS
     states[:, bb.SLOT] = np.arange(count)
     progress = np.zeros(max(1, count), dtype=np.int64)
+    values = [0.0] * count
 
-    def task(j: int, mine: Space) -> float:
+    def task(j: int, mine: Space) -> bool:
         state = states[j]
         state[bb.GENERATION] = mine.next_generation()
         board = np.uint64(boards[j])
         tags, vals, work = mine.tags, mine.vals, mine.work[n]
         value = bb.chance_value(board, 1.0, depth, n, slide, heur, tags, vals, state, progress, cut, work)
-        return float(value)
+        values[j] = float(value)
+        return bool(state[bb.ABORTED])
 
-    values = [0.0] * count
-    order = iter(range(count))
-
-    def drain(mine: Space) -> None:
-        # takes the next task until none is left (next() on a range iterator holds the GIL)
-        for j in order:
-            values[j] = task(j, mine)
-            if states[j, bb.ABORTED]:
-                break
-
-    extra = min(threads, cores(), count) - 1
-    with _caller_lock:
-        running = [helpers().submit(lambda: drain(space())) for _ in range(extra)]
-        drain(_caller_space())  # the calling thread works too
-        for future in running:
-            future.result()
+    run(count, threads, Space, task)
     nodes = int(states[:, bb.NODES].sum())
     if states[:, bb.ABORTED].any() or nodes > budget:
         return None, nodes

@@ -8,7 +8,7 @@ own, so the values depend only on the position and the setting, never on the
 number of threads or their timing; chance nodes counted against a budget,
 and the search at a depth refused as a whole when its tasks together pass
 it. The tasks run on the calling thread and the solver's helper threads
-(``workers.helpers``); callers hold the solver's lock (``search.py``), so a
+(``workers.run``); callers hold the solver's lock (``search.py``), so a
 process never runs more search threads than cores.
 
 Depth counts spawns as the heuristic's does: depth 1 is ``ntuple.choose``'s
@@ -21,13 +21,11 @@ less deep, with a much better evaluation at its leaves.
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Sequence
-from functools import cache
 
 import numpy as np
 
-from ..workers import cores, helpers
+from ..workers import run
 from . import ntuple
 from .train import tables
 
@@ -61,23 +59,6 @@ class Space:
         return self.generation
 
 
-_local = threading.local()
-_caller_lock = threading.Lock()
-
-
-def _space() -> Space:
-    found: Space | None = getattr(_local, "space", None)
-    if found is None:
-        found = _local.space = Space()
-    return found
-
-
-@cache
-def _caller_space() -> Space:
-    """The table of whichever thread calls (one for all callers, one at a time: ``_caller_lock``)."""
-    return Space()
-
-
 def chance_values(weights: np.ndarray, boards: Sequence[int], depth: int, cut: float = CUT,
                   budget: int = 1 << 62, threads: int = 1) -> tuple[list[float] | None, int]:
     """The values of the chance nodes ``boards`` (afterstates, as bitboards), ``depth`` spawns deep,
@@ -88,23 +69,16 @@ def chance_values(weights: np.ndarray, boards: Sequence[int], depth: int, cut: f
     states[:, ntuple.BUDGET] = budget
     states[:, ntuple.TABLE_BITS] = TABLE_BITS
     values = [0.0] * count
-    order = iter(range(count))
 
-    def drain(mine: Space) -> None:
-        for j in order:  # next() on a range iterator holds the GIL: each task is taken once
-            state = states[j]
-            state[ntuple.GENERATION] = mine.next_generation()
-            values[j] = float(ntuple.search_chance(
-                weights, np.uint64(boards[j]), depth, cut, slide, points, mine.keys, mine.meta, mine.vals,
-                state, mine.boards, mine.ints, mine.floats))
-            if state[ntuple.ABORTED]:
-                break
+    def task(j: int, mine: Space) -> bool:
+        state = states[j]
+        state[ntuple.GENERATION] = mine.next_generation()
+        values[j] = float(ntuple.search_chance(
+            weights, np.uint64(boards[j]), depth, cut, slide, points, mine.keys, mine.meta, mine.vals,
+            state, mine.boards, mine.ints, mine.floats))
+        return bool(state[ntuple.ABORTED])
 
-    with _caller_lock:
-        running = [helpers().submit(lambda: drain(_space())) for _ in range(min(threads, cores(), count) - 1)]
-        drain(_caller_space())  # the calling thread works too
-        for future in running:
-            future.result()
+    run(count, threads, Space, task)
     nodes = int(states[:, ntuple.NODES].sum())
     if states[:, ntuple.ABORTED].any() or nodes > budget:
         return None, nodes

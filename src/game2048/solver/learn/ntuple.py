@@ -42,6 +42,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..expectimax import build_line_tables, weights
+from ..heuristic import NNEONNEO
+
 #: Tuples, looks per board, weights per tuple.
 TUPLES = 4
 SYMMETRIES = 8
@@ -107,43 +110,13 @@ def flip(x: np.uint64) -> np.uint64:
     )
 
 
-@njit(cache=True, nogil=True)
 def line_tables() -> tuple[np.ndarray, np.ndarray]:
     """Every 16-bit row slid toward cell 0 (``slide[0]``) and toward cell 3 (``slide[1]``), and its points.
 
-    Pairing starts at the wall slid toward and a tile merges once; two 15s
-    (32768s) do not merge here (see the module's note).
+    The heuristic search's slide table (``expectimax.build_line_tables``): pairing starts at the
+    wall slid toward and a tile merges once; two 15s (32768s) do not merge (see the module's note).
     """
-    slide = np.zeros((2, 65536), dtype=np.uint16)
-    points = np.zeros((2, 65536), dtype=np.int32)
-    cells = np.zeros(4, dtype=np.int64)
-    out = np.zeros(4, dtype=np.int64)
-    for line in range(65536):
-        for side in range(2):
-            for c in range(4):
-                e = (line >> (4 * c)) & 0xF
-                cells[c if side == 0 else 3 - c] = e
-            out[:] = 0
-            k = 0
-            last = 0
-            gained = 0
-            for c in range(4):
-                e = cells[c]
-                if e == 0:
-                    continue
-                if last != 0 and e == last and e < 15:
-                    out[k - 1] = e + 1
-                    gained += 1 << (e + 1)
-                    last = 0
-                else:
-                    out[k] = e
-                    k += 1
-                    last = e
-            moved = 0
-            for c in range(4):
-                moved |= out[c if side == 0 else 3 - c] << (4 * c)
-            slide[side, line] = moved
-            points[side, line] = gained
+    slide, _, points = build_line_tables(4, weights(NNEONNEO))
     return slide, points
 
 
@@ -170,6 +143,19 @@ def move(b: np.uint64, d: int, slide: np.ndarray, points: np.ndarray) -> tuple[n
         return _slide_rows(b, d - 2, slide, points)
     moved, gained = _slide_rows(transpose(b), d, slide, points)
     return transpose(moved), gained
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _move_from(
+    b: np.uint64, t: np.uint64, d: int, slide: np.ndarray, points: np.ndarray
+) -> tuple[bool, np.uint64, int]:
+    """``move`` with the transpose ``t`` of ``b`` worked out once for all four directions: (whether
+    the move changes the board, afterstate, points)."""
+    if d >= 2:
+        after, gained = _slide_rows(b, d - 2, slide, points)
+        return after != b, after, gained
+    moved, gained = _slide_rows(t, d, slide, points)
+    return moved != t, transpose(moved), gained
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -272,29 +258,29 @@ def stage_base(w: np.ndarray, b: np.uint64) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _looks(w: np.ndarray, x: np.uint64, k: int) -> float:
-    """The four tuples' weights (tables k to k + 3) on one orientation of a board."""
+def _indices(x: np.uint64) -> tuple[np.uint64, ...]:
+    """The four tuples' indices into their tables on one orientation of a board."""
     hi = x >> np.uint64(16)
     return (
-        w[k, x & _M24]
-        + w[k + 1, hi & _M24]
-        + w[k + 2, (x & _M12) | ((hi & _M12) << np.uint64(12))]
-        + w[k + 3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))]
+        x & _M24,
+        hi & _M24,
+        (x & _M12) | ((hi & _M12) << np.uint64(12)),
+        (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12)),
     )
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _looks(w: np.ndarray, x: np.uint64, k: int) -> float:
+    """The four tuples' weights (tables k to k + 3) on one orientation of a board."""
+    i0, i1, i2, i3 = _indices(x)
+    return w[k, i0] + w[k + 1, i1] + w[k + 2, i2] + w[k + 3, i3]
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _nudge(w: np.ndarray, x: np.uint64, k: int, u: np.float32) -> None:
     """Add ``u`` to the four tuples' weights (tables k to k + 3) on one orientation."""
-    hi = x >> np.uint64(16)
-    i0 = x & _M24
-    i1 = hi & _M24
-    i2 = (x & _M12) | ((hi & _M12) << np.uint64(12))
-    i3 = (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12))
-    w[k, i0] += u
-    w[k + 1, i1] += u
-    w[k + 2, i2] += u
-    w[k + 3, i3] += u
+    for j, i in enumerate(_indices(x)):
+        w[k + j, i] += u
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -312,50 +298,37 @@ def _coherent(w: np.ndarray, tc: np.ndarray, t: int, i: np.uint64, step: np.floa
 @njit(cache=True, nogil=True, inline="always")
 def _nudge_coherent(w: np.ndarray, tc: np.ndarray, x: np.uint64, k: int, u: np.float32) -> None:
     """``_nudge`` with temporal coherence (``_coherent``) on each of the four weights."""
-    hi = x >> np.uint64(16)
-    _coherent(w, tc, k, x & _M24, u)
-    _coherent(w, tc, k + 1, hi & _M24, u)
-    _coherent(w, tc, k + 2, (x & _M12) | ((hi & _M12) << np.uint64(12)), u)
-    _coherent(w, tc, k + 3, (hi & _M12) | (((x >> np.uint64(32)) & _M12) << np.uint64(12)), u)
+    for j, i in enumerate(_indices(x)):
+        _coherent(w, tc, k + j, i, u)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _images(b: np.uint64) -> tuple[np.uint64, ...]:
+    """``b`` under the 8 symmetries of the square: a tuple's 8 looks are its cells on these boards."""
+    t = transpose(b)
+    fb = flip(b)
+    ft = flip(t)
+    return b, mirror(b), fb, mirror(fb), t, mirror(t), ft, mirror(ft)
 
 
 @njit(cache=True, nogil=True)
 def value(w: np.ndarray, b: np.uint64) -> float:
     """V(b): the sum of the 32 weights the board's looks select in its stage's tables."""
     k = stage_base(w, b)
-    t = transpose(b)
-    fb = flip(b)
-    ft = flip(t)
-    return (
-        _looks(w, b, k)
-        + _looks(w, mirror(b), k)
-        + _looks(w, fb, k)
-        + _looks(w, mirror(fb), k)
-        + _looks(w, t, k)
-        + _looks(w, mirror(t), k)
-        + _looks(w, ft, k)
-        + _looks(w, mirror(ft), k)
-    )
+    total = np.float32(0.0)  # summed in float32, the weights' type
+    for x in _images(b):
+        total += _looks(w, x, k)
+    return total
 
 
 @njit(cache=True, nogil=True)
 def update(w: np.ndarray, b: np.uint64, u: float) -> float:
     """Add ``u`` to each of the 32 weights of ``b`` in its stage's tables; V(b) afterwards (a weight
     two looks share gets 2u)."""
-    d = np.float32(u)
     k = stage_base(w, b)
-    t = transpose(b)
-    fb = flip(b)
-    ft = flip(t)
     # read back after all 32 writes: a weight two looks share counts its final value twice
-    _nudge(w, b, k, d)
-    _nudge(w, mirror(b), k, d)
-    _nudge(w, fb, k, d)
-    _nudge(w, mirror(fb), k, d)
-    _nudge(w, t, k, d)
-    _nudge(w, mirror(t), k, d)
-    _nudge(w, ft, k, d)
-    _nudge(w, mirror(ft), k, d)
+    for x in _images(b):
+        _nudge(w, x, k, np.float32(u))
     return value(w, b)
 
 
@@ -366,17 +339,16 @@ def update_coherent(w: np.ndarray, tc: np.ndarray, b: np.uint64, u: float) -> fl
     like ``w``: a weight's two share a cache line)."""
     d = np.float32(u)
     k = stage_base(w, b)
-    t = transpose(b)
-    fb = flip(b)
-    ft = flip(t)
-    _nudge_coherent(w, tc, b, k, d)
-    _nudge_coherent(w, tc, mirror(b), k, d)
-    _nudge_coherent(w, tc, fb, k, d)
-    _nudge_coherent(w, tc, mirror(fb), k, d)
-    _nudge_coherent(w, tc, t, k, d)
-    _nudge_coherent(w, tc, mirror(t), k, d)
-    _nudge_coherent(w, tc, ft, k, d)
-    _nudge_coherent(w, tc, mirror(ft), k, d)
+    # written out: a loop over the images, as in ``update``, is not unrolled here and cost 5 %
+    x0, x1, x2, x3, x4, x5, x6, x7 = _images(b)
+    _nudge_coherent(w, tc, x0, k, d)
+    _nudge_coherent(w, tc, x1, k, d)
+    _nudge_coherent(w, tc, x2, k, d)
+    _nudge_coherent(w, tc, x3, k, d)
+    _nudge_coherent(w, tc, x4, k, d)
+    _nudge_coherent(w, tc, x5, k, d)
+    _nudge_coherent(w, tc, x6, k, d)
+    _nudge_coherent(w, tc, x7, k, d)
     return value(w, b)
 
 
@@ -389,15 +361,9 @@ def _greedy(w: np.ndarray, b: np.uint64, slide: np.ndarray, points: np.ndarray) 
     best_points = 0
     t = transpose(b)
     for d in range(4):
-        if d < 2:
-            moved, gained = _slide_rows(t, d, slide, points)
-            if moved == t:
-                continue
-            after = transpose(moved)
-        else:
-            after, gained = _slide_rows(b, d - 2, slide, points)
-            if after == b:
-                continue
+        changed, after, gained = _move_from(b, t, d, slide, points)
+        if not changed:
+            continue
         v = gained + value(w, after)
         if v > best:
             best = v
@@ -508,15 +474,9 @@ def chance_value(w: np.ndarray, after: np.uint64, slide: np.ndarray, points: np.
             best = -np.inf
             t = transpose(b)
             for d in range(4):
-                if d < 2:
-                    moved, gained = _slide_rows(t, d, slide, points)
-                    if moved == t:
-                        continue
-                    a = transpose(moved)
-                else:
-                    a, gained = _slide_rows(b, d - 2, slide, points)
-                    if a == b:
-                        continue
+                changed, a, gained = _move_from(b, t, d, slide, points)
+                if not changed:
+                    continue
                 v = gained + value(w, a)
                 if v > best:
                     best = v
@@ -564,18 +524,13 @@ def choose(w: np.ndarray, b: np.uint64, ply: int, slide: np.ndarray, points: np.
     """
     if ply <= 1:
         return _greedy(w, b, slide, points)[0]
+    values = np.empty(4)
+    move_values(w, b, ply, slide, points, values)
     best = -np.inf
     best_d = -1
     for d in range(4):
-        after, gained = move(b, d, slide, points)
-        if after == b:
-            continue
-        if ply == 2:
-            v = gained + chance_value(w, after, slide, points)
-        else:
-            v = gained + chance_value_2(w, after, slide, points)
-        if v > best:
-            best = v
+        if values[d] > best:
+            best = values[d]
             best_d = d
     return best_d
 
