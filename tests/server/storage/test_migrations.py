@@ -239,3 +239,27 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
         assert DatabaseStore(engine).load(started.id, log=False).snapshot == position
     finally:
         engine.dispose()
+
+
+def test_migration_0011_makes_each_held_names_skeleton_again_without_its_marks(settings):
+    """A name held under 0010 kept its skeleton with its marks; after 0011 a new name that differs
+    from it by a mark alone meets it (``records.names.skeleton``), and its key finds it by index."""
+    from sqlalchemy import inspect, text
+
+    from game2048.server.records.names import skeleton
+
+    engine = make_engine(settings.database_url)
+    try:
+        migrate(engine)
+        _downgrade(engine, "0010")
+        marked = "Jos\u00e9"
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO names (name, skeleton, key_hash, first_game, used_at) "
+                              "VALUES (:n, :s, :k, 'g1', :t)"),
+                         {"n": marked, "s": "Jose\u0301", "k": "f" * 64, "t": utc_now()})
+        migrate(engine)
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT skeleton FROM names")).scalar() == skeleton("Jose") == "Jose"
+        assert "ix_names_key_hash" in {i["name"] for i in inspect(engine).get_indexes("names")}
+    finally:
+        engine.dispose()

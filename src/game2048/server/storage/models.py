@@ -139,7 +139,8 @@ class NameRow(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     #: TR39's skeleton of the name (``names.skeleton``): a new name with the same one is refused.
     skeleton: Mapped[str] = mapped_column(String(256), index=True)
-    key_hash: Mapped[str] = mapped_column(String(64))
+    #: SHA-256 of the name key; indexed: a key finds its name (recovery, release).
+    key_hash: Mapped[str] = mapped_column(String(64), index=True)
     first_game: Mapped[str] = mapped_column(String(16))
     used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
