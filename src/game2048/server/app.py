@@ -187,7 +187,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.runner = Runner(app.state.store, app.state.secret, sessions, limiters=app.state.limiters,
                               cpu_budget=app.state.cpu_budget, hint_budget=app.state.hint_budget,
                               hint_time=settings.hint_time, checking=checks.at_finish(settings.engine_check),
-                              finished=finished)
+                              finished=finished, names_per_day=settings.names_per_day)
     errors.install(app)
     for room in (games, records, leaderboard, hint, reviews, socket, probes):
         app.include_router(room.router)

@@ -87,6 +87,8 @@ CODES: dict[str, tuple[str, ...]] = {
     "forked": (),
     "reviews_waiting": ("waiting",),
     "review_queue_full": ("retry_after",),
+    # a finish's answer carries this one in ``name_not_held``: the game is recorded, the name not held
+    "names_per_day": ("limit", "next_at"),
 }
 
 

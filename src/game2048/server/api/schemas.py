@@ -131,6 +131,13 @@ class FinishIn(_Strict):
     helped: bool = Field(False, description="True if a solver hint or autoplay chose a move: not ranked.")
 
 
+class NameNotHeldOut(BaseModel):
+    error: str = Field(description="Why, in words a person can act on.")
+    code: Literal["names_per_day"] = "names_per_day"
+    limit: int = Field(description="Names one network may newly hold a UTC day.")
+    next_at: str = Field(description="When the next day begins (ISO 8601, UTC).")
+
+
 class FinishOut(BaseModel):
     verified: bool
     ranked: bool
@@ -146,6 +153,10 @@ class FinishOut(BaseModel):
     name_key: str | None = Field(None, description=(
         "On the finish that first used this name (and its retries): the key later finishes under it send. "
         "Keep it: only its hash is stored."))
+    name_not_held: NameNotHeldOut | None = Field(None, description=(
+        "Set when the name was free but this finish did not take it: its network newly held "
+        "GAME2048_NAMES_PER_DAY names today. The game is recorded under the name all the same; "
+        "a finish under it after `next_at` can hold it."))
 
 
 class StartIn(_Strict):

@@ -116,7 +116,8 @@ class GameMoveRow(Base):
 
 
 class DailyTryRow(Base):
-    """Daily games started per client, size and day; the client is a keyed hash of its address."""
+    """Daily games started per client, size and day; the client is a keyed hash of its address.
+    Size 0 counts the names a network newly held that day (``records.owners.NAMES_COUNTED``)."""
 
     __tablename__ = "daily_tries"
 
