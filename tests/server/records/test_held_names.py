@@ -8,12 +8,12 @@ from datetime import datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from game2048.server import create_app
 from game2048.server.errors import ClientError
 from game2048.server.records import owners
-from game2048.server.storage.models import DailyTryRow, NameRow
+from game2048.server.storage.models import DailyTryRow, GameRow, NameRow
 
 from ..conftest import Api
 
@@ -130,3 +130,40 @@ def test_a_held_name_with_a_combining_mark_added_is_a_look_alike(api, copy):
     r = api.finish(issued, name=copy)
     assert r.status_code == 409 and r.json()["code"] == "name_confusable", copy
     assert api.stored(issued["id"]) is None  # nothing was recorded
+
+
+# -- bots and players' names ----------------------------------------------------------------
+
+
+def bot_start(api: Api, bot: str, **fields: object):  # type: ignore[no-untyped-def]
+    return api.client.post("/api/games", json={"size": 4, "bot": bot} | fields)
+
+
+def test_a_bot_may_not_start_under_a_name_a_player_holds_or_one_like_it(api):
+    """Else a bot could sit on the engines board under a player's name: a held name, or a look-alike,
+    needs the name's key, which only its holder has (their own bot may use it)."""
+    key = api.honest(4, 5, name="Grace")[2].json()["name_key"]
+    held = bot_start(api, "Grace")
+    assert held.status_code == 409 and held.json()["code"] == "name_held"
+    for look_alike in ("Gr\u0430ce", "Grace\u0323"):  # a Cyrillic а; a dot below
+        r = bot_start(api, look_alike)
+        assert r.status_code == 409 and r.json()["code"] == "name_confusable", look_alike
+    assert bot_start(api, "Grace", name_key="0" * 32).json()["code"] == "name_held"
+    # the holder's own bot: its key lets it play under the name, on the engines board
+    mine = bot_start(api, "Grace", name_key=key)
+    assert mine.status_code == 201 and mine.json()["bot"] == "Grace"
+    assert bot_start(api, "Hopper").status_code == 201  # a name nobody holds is any bot's
+
+
+def test_a_refused_bot_start_changes_nothing(app, api):
+    api.honest(4, 5, name="Grace")
+    with app.state.sessions() as s:
+        before = s.scalar(select(func.count()).select_from(GameRow))
+    refused = [bot_start(api, "Grace"), bot_start(api, "Grace", mode="daily"),
+               bot_start(api, "Robo", name_key="k" * 65), bot_start(api, "Robo", name_key=32),
+               api.client.post("/api/games", json={"size": 4, "name_key": "0" * 32})]  # a key, no bot
+    assert [r.status_code for r in refused] == [409, 409, 422, 422, 422]
+    assert "bot" in refused[-1].json()["error"]
+    with app.state.sessions() as s:
+        assert s.scalar(select(func.count()).select_from(GameRow)) == before
+        assert s.scalar(select(func.count()).select_from(DailyTryRow).where(DailyTryRow.size > 0)) == 0

@@ -36,7 +36,10 @@ class NewGameIn(_Strict):
     mode: Mode = Field("classic", description="classic: a fresh random seed; daily: the day's shared seed.")
     bot: str | None = Field(None, max_length=200, description=(
         "A bot game, under this name (the name rule applies): dealt and verified like any game, "
-        "ranked on the engines board, never the players' (docs/bots.md)."))
+        "ranked on the engines board, never the players' (docs/bots.md). A name a player holds, or "
+        "one like it, is refused (409 `name_held`, `name_confusable`) without its `name_key`."))
+    name_key: str | None = Field(None, max_length=64, description=(
+        "With `bot`: the key of the bot's name, where its author holds that name as a player."))
 
 
 Board = list[list[int]]

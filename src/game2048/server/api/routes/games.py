@@ -29,7 +29,8 @@ from ..schemas import (
 router = APIRouter(prefix="/api")
 
 
-@router.post("/games", status_code=201, response_model=NewGameOut, responses=responses(*BODY_ERRORS, 429),
+@router.post("/games", status_code=201, response_model=NewGameOut,
+             responses=responses(409, *BODY_ERRORS, 429),
              dependencies=[limited("games")])
 def create_game(body: NewGameIn, request: Request, response: Response) -> NewGameOut:
     """Start a game the server deals: its opening board and the token that plays it.
@@ -39,14 +40,17 @@ def create_game(body: NewGameIn, request: Request, response: Response) -> NewGam
     keeps in a signed HttpOnly cookie, set here) may start `GAME2048_DAILY_TRIES`
     a size and day, and each network (an IPv4 address, an IPv6 /64)
     `GAME2048_DAILY_TRIES_PER_NETWORK`: 429 with code `daily_tries_used` beyond.
-    `bot` starts a bot game, ranked on the engines board (docs/bots.md).
+    `bot` starts a bot game, ranked on the engines board (docs/bots.md); a name
+    a player holds, or a look-alike of one, needs that name's `name_key` (409
+    `name_held`, `name_confusable`).
     """
     state = request.app.state
     settings = state.settings
     browser, new = browsers.browser_of(request, state.secret)
     tries = Tries(browser, network_of(client_address(request)), settings.daily_tries,
                   max(settings.daily_tries, settings.daily_tries_per_network))
-    started = start(state.store, state.secret, body.size, body.mode, tries=tries, bot=body.bot)
+    started = start(state.store, state.secret, body.size, body.mode, tries=tries, bot=body.bot,
+                    bot_key=body.name_key)
     if new or started.mode == "daily":
         browsers.remember(response, request, state.secret, browser)
     return NewGameOut.of(started)
