@@ -19,7 +19,7 @@ from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
 from . import errors, site
 from .api import docs as apidocs
 from .api import socket
-from .api.routes import games, hint, leaderboard, records, reviews
+from .api.routes import games, hint, leaderboard, names, records, reviews
 from .caching.answers import AnswerCache
 from .config import Settings
 from .http.body_limit import BodyLimit
@@ -189,7 +189,7 @@ def create_app(settings: Settings) -> FastAPI:
                               hint_time=settings.hint_time, checking=checks.at_finish(settings.engine_check),
                               finished=finished, names_per_day=settings.names_per_day)
     errors.install(app)
-    for room in (games, records, leaderboard, hint, reviews, socket, probes):
+    for room in (games, records, names, leaderboard, hint, reviews, socket, probes):
         app.include_router(room.router)
     apidocs.install(app)
     app.include_router(site.router)

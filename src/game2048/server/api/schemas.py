@@ -190,6 +190,28 @@ class RecordKeptOut(BaseModel):
     max_tile: int
 
 
+#: A name key as the server hands it out: 32 lowercase hex digits (``records.owners.name_key``).
+NameKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
+
+
+class RecoverIn(_Strict):
+    code: NameKey = Field(description="A name key as /me shows it (its recovery code): 32 hex digits.")
+
+
+class RecoveredOut(BaseModel):
+    names: list[str] = Field(description="The names the code holds; the code is each one's `name_key`.")
+    name_key: str = Field(description="The code, to send as `name_key` with finishes under these names.")
+
+
+class ReleaseIn(_Strict):
+    name: str = Field(max_length=200, description=NAME_HELP)
+    name_key: NameKey = Field(description="The name's key: only its holder can free it.")
+
+
+class ReleasedOut(BaseModel):
+    name: str = Field(description="The name as held, now free for anyone (its records stay under it).")
+
+
 class EntryOut(BaseModel):
     rank: int
     name: str

@@ -27,11 +27,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from ..errors import ClientError
+from ..storage.db import one_writer_for
 from ..storage.models import DailyTryRow, NameRow
 from .names import skeleton
 
@@ -134,6 +135,35 @@ def key_for(engine: Engine, secret: str, game_id: str) -> str | None:
     with engine.connect() as conn:
         name = conn.execute(select(NameRow.name).where(NameRow.first_game == game_id)).scalar()
     return None if name is None else name_key(secret, name, game_id)
+
+
+def recover(engine: Engine, key: str, now: datetime | None = None) -> list[str]:
+    """The names ``key`` holds, for another browser of their holder (the key is the recovery code
+    ``/me`` shows); 404 ``name_key_unknown`` when it holds none. Changes nothing."""
+    cutoff = (now or datetime.now(UTC)) - HELD_FOR
+    with engine.connect() as conn:
+        names = conn.execute(select(NameRow.name).order_by(NameRow.name).where(
+            NameRow.key_hash == _hash(key), NameRow.used_at >= cutoff)).scalars().all()
+    if not names:
+        raise ClientError(404, "no name is held with this code: check it, or the name went free after "
+                               "180 days without a game", code="name_key_unknown")
+    return list(names)
+
+
+def release(engine: Engine, name: str, key: str, now: datetime | None = None) -> None:
+    """Free ``name`` for anyone, at its holder's word (``key``): 404 ``name_not_held`` if nobody holds
+    it, 403 ``name_key_wrong`` if ``key`` is not its key; a refusal changes nothing. Its records
+    stay under it."""
+    cutoff = (now or datetime.now(UTC)) - HELD_FOR
+    with one_writer_for(engine), engine.begin() as conn:
+        row = conn.execute(select(NameRow.key_hash, NameRow.used_at).where(NameRow.name == name)).first()
+        if row is None or _aware(row.used_at) < cutoff:
+            raise ClientError(404, f"nobody holds the name {name!r}: it is free already",
+                              code="name_not_held")
+        if not hmac.compare_digest(row.key_hash, _hash(key)):
+            raise ClientError(403, f"this is not the key of the name {name!r}; the name stays held",
+                              code="name_key_wrong")
+        conn.execute(delete(NameRow).where(NameRow.name == name, NameRow.key_hash == row.key_hash))
 
 
 def _decide(conn: Connection, name: str, key: str | None, game_id: str, cutoff: datetime) -> Any:
