@@ -263,3 +263,23 @@ def test_migration_0011_makes_each_held_names_skeleton_again_without_its_marks(s
         assert "ix_names_key_hash" in {i["name"] for i in inspect(engine).get_indexes("names")}
     finally:
         engine.dispose()
+
+
+def test_migration_0011s_copy_of_the_skeleton_is_the_rules_for_every_stored_name():
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from game2048.server.records.names import skeleton
+    from game2048.server.storage.db import MIGRATIONS_DIR
+
+    path = MIGRATIONS_DIR / "versions" / "0011_names_unmarked.py"
+    spec = importlib.util.spec_from_file_location("m0011", path)
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    vectors = Path(__file__).resolve().parents[2] / "vectors" / "names.json"
+    stored = [c["stored"] for c in json.loads(vectors.read_text(encoding="utf-8"))["cases"] if "stored" in c]
+    table = migration.prototypes()
+    marked = ["Jos\u00e9", "Ada\u0323", "\u0e01\u0e48", "\u05d3\u05bc\u05d5\u05b9\u05d3", "p\u0430yp\u0430l"]
+    for name in [*stored, *marked]:
+        assert migration.skeleton(name, table) == skeleton(name), name

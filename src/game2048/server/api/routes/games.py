@@ -107,8 +107,10 @@ async def finish_game(game_id: GameId, body: FinishIn, request: Request, client:
     seed stays hidden until no more moves for its day can come (00:10 UTC the
     next day). The first finish under a name answers its `name_key`; later
     finishes under it send that key (409 `name_held` without it), and a name that
-    looks like a held one is refused (409 `name_confusable`). The replay's CPU time counts
-    against the client's CPU budget (429 when spent).
+    looks like a held one is refused (409 `name_confusable`). A network newly holds
+    `GAME2048_NAMES_PER_DAY` names a UTC day: past them the game is recorded under its
+    free name all the same, without taking it (`name_not_held`, code `names_per_day`).
+    The replay's CPU time counts against the client's CPU budget (429 when spent).
     """
     done = await request.app.state.runner.finish(client, game_id, token=body.token, name=body.name,
                                                  log=body.log, helped=body.helped, name_key=body.name_key)
