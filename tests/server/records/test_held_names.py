@@ -36,6 +36,7 @@ def test_a_network_newly_holds_three_names_a_day_and_a_fourth_is_recorded_but_no
     assert refusal["code"] == "names_per_day" and refusal["limit"] == 3 and "00:00 UTC" in refusal["error"]
     assert datetime.fromisoformat(refusal["next_at"].replace("Z", "+00:00")).time().isoformat() == "00:00:00"
     assert api.stored(issued["id"])["name"] == "Four"  # the game counts, under its name
+    assert api.finish(issued, name="Four").json() == answer  # a retry hears the same
     assert held_names(app) == {"One", "Two", "Three"}
     # a name the network holds already is no new name: used again, it costs nothing
     again = api.finish(api.served(4, 5).issued, name="One")

@@ -82,7 +82,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
                 raise ClientError(409, "this game was finished with another log")
             with sessions() as session:
                 done = finish_answer(session, live.id)
-            return replace(done, name_key=owners.key_for(engine, secret, live.id))
+            key, not_held = owners.told(engine, secret, live.id, holder)
+            return replace(done, name_key=key, name_not_held=not_held)
         if monotonic() >= until:
             raise ClientError(409, "the game changed while it was being finished; try again")
         snapshot = in_play(live)

@@ -33,7 +33,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import ClientError
 from ..storage.db import one_writer_for
-from ..storage.models import DailyTryRow, NameRow
+from ..storage.models import DailyTryRow, GameRow, NameRow
 from .names import skeleton
 
 #: A name is free again once no game was finished under it for this long.
@@ -76,12 +76,13 @@ def check(engine: Engine, name: str, key: str | None, game_id: str, now: datetim
 def claim(conn: Connection, secret: str, name: str, key: str | None, game_id: str,
           now: datetime | None = None, holder: Holder | None = None) -> str | None:
     """Use ``name`` for the finish of ``game_id``, in that finish's transaction (``conn``):
-    take it if it is free (the answer is then its key, and ``key_for`` finds it again for a
+    take it if it is free (the answer is then its key, and ``told`` finds it again for a
     retry), or mark it used if this finish may use it (the answer is None). ``check`` refused
     anyone else before the finish's work; one that took the name since gets None here, and
     the record stays under the name it was finished with. A free name that ``holder`` may not
     newly hold today is not taken: ClientError (429, ``names_per_day``) says so, having written
-    nothing, and the finish keeps its record under the name all the same.
+    nothing, and the finish keeps its record under the name all the same (and ``told`` says so
+    again for a retry).
     """
     now = now or datetime.now(UTC)
     cutoff = now - HELD_FOR
@@ -130,11 +131,22 @@ def _too_many_names(limit: int, now: datetime) -> ClientError:
         fields={"limit": limit, "next_at": next_day.isoformat().replace("+00:00", "Z")})
 
 
-def key_for(engine: Engine, secret: str, game_id: str) -> str | None:
-    """The key of the name the finish of ``game_id`` took, if it took one (for a retried finish)."""
+def told(engine: Engine, secret: str, game_id: str, holder: Holder | None = None,
+         now: datetime | None = None) -> tuple[str | None, dict[str, Any] | None]:
+    """What the finish of ``game_id`` answered of its name, again for a retry: the key of the name
+    it took, if it took one; the ``names_per_day`` refusal (its body) if its name was free and
+    ``holder`` could not hold it, which is so while nobody holds the name of a players' record."""
+    cutoff = (now or datetime.now(UTC)) - HELD_FOR
     with engine.connect() as conn:
-        name = conn.execute(select(NameRow.name).where(NameRow.first_game == game_id)).scalar()
-    return None if name is None else name_key(secret, name, game_id)
+        taken = conn.execute(select(NameRow.name).where(NameRow.first_game == game_id)).scalar()
+        if taken is not None:
+            return name_key(secret, taken, game_id), None
+        record = conn.execute(select(GameRow.name, GameRow.finished_at).where(
+            GameRow.id == game_id, GameRow.bot.is_(False), GameRow.finished_at.is_not(None))).first()
+        used = record and conn.execute(select(NameRow.used_at).where(NameRow.name == record.name)).scalar()
+    if holder is None or not holder.per_day or record is None or (used and _aware(used) >= cutoff):
+        return None, None
+    return None, _too_many_names(holder.per_day, _aware(record.finished_at)).body()
 
 
 def recover(engine: Engine, key: str, now: datetime | None = None) -> list[str]:
