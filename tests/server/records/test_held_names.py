@@ -105,6 +105,27 @@ def test_a_name_not_held_is_said_over_the_socket_too(settings):
         app.state.engine.dispose()
 
 
+def test_finishes_of_one_network_at_the_same_moment_hold_its_allowance_and_no_more(app, api):
+    """Each finish is told either its key or why it has none, even when they begin the day's count
+    together (PostgreSQL: one of two first counts meets the other's row)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from game2048.server import live
+
+    store, secret, sessions = app.state.store, app.state.secret, app.state.sessions
+    games = [api.served(4, 3).issued for _ in range(8)]
+    holder = owners.Holder("n" * 64, 3)
+
+    def finish(i: int):  # type: ignore[no-untyped-def]
+        return live.finish(store, sessions, secret, games[i]["id"], token=games[i]["token"], name=f"Same{i}",
+                           holder=holder)
+
+    with ThreadPoolExecutor(8) as pool:
+        done = list(pool.map(finish, range(8)))
+    assert sum(d.name_key is not None for d in done) == 3 and len(held_names(app)) == 3
+    assert all((d.name_key is None) == (d.name_not_held is not None) for d in done)
+
+
 def test_claim_counts_only_a_name_it_takes(app):
     """A name held already, or refused, costs the network nothing; the counter's row is size 0."""
     holder = owners.Holder("h" * 64, 1)

@@ -103,7 +103,7 @@ def claim(conn: Connection, secret: str, name: str, key: str | None, game_id: st
                                  .values(values)).rowcount
             if not taken:
                 conn.execute(insert(NameRow).values(name=name, **values))
-    except IntegrityError:  # another finish took it (or counted a name of this network) at the same moment
+    except IntegrityError:  # another finish took it at the same moment
         return None
     return fresh
 
@@ -113,13 +113,21 @@ def _count_new(conn: Connection, holder: Holder, now: datetime) -> bool:
     counted) when it holds its ``per_day`` already."""
     counter = {"client": holder.client, "day": now.date(), "size": NAMES_COUNTED}
     row = [getattr(DailyTryRow, column) == value for column, value in counter.items()]
-    if conn.execute(update(DailyTryRow).where(*row, DailyTryRow.tries < holder.per_day)
-                    .values(tries=DailyTryRow.tries + 1)).rowcount:
+
+    def counted() -> bool:
+        return bool(conn.execute(update(DailyTryRow).where(*row, DailyTryRow.tries < holder.per_day)
+                                 .values(tries=DailyTryRow.tries + 1)).rowcount)
+
+    if counted():
         return True
     if conn.execute(select(DailyTryRow.tries).where(*row)).first() is not None:
         return False
-    conn.execute(insert(DailyTryRow).values(**counter, tries=1))
-    return True
+    try:
+        with conn.begin_nested():
+            conn.execute(insert(DailyTryRow).values(**counter, tries=1))
+        return True
+    except IntegrityError:  # another finish of this network began the day's count at the same moment
+        return counted()
 
 
 def _too_many_names(limit: int, now: datetime) -> ClientError:
