@@ -79,10 +79,11 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         return
     port = _free_port()
     db = tmp_path_factory.mktemp("serve") / "game2048.sqlite3"
-    # the daily try limit has tests of its own; here many pages share one address; the pages'
-    # absolute links come from the published address, as in production
+    # the daily try limit and the names a network newly holds a day have tests of their own; here
+    # many pages share one address; the pages' absolute links come from the published address, as
+    # in production
     env = {**os.environ, "GAME2048_RATE_LIMIT": "0", "GAME2048_DAILY_TRIES": "1000",
-           "GAME2048_PUBLIC_URL": f"http://127.0.0.1:{port}",
+           "GAME2048_NAMES_PER_DAY": "0", "GAME2048_PUBLIC_URL": f"http://127.0.0.1:{port}",
            # a finished game is on the players' board once checked: here, at its finish
            "GAME2048_ENGINE_CHECK": "inline",
            "GAME2048_MOD_PASSWORD_HASH": password_hash(MOD_PASSWORD)}

@@ -804,6 +804,22 @@ test('a finish refused for its name stays queued, the player is asked for anothe
   assert.equal(store.get('name'), 'Bo');
 });
 
+test('a finish recorded under a name it could not hold today says so beside the score', async () => {
+  const server = fakeServer();
+  const finish = server.finish;
+  const notHeld = { error: 'English words', code: 'names_per_day', limit: 3, next_at: '2026-12-03T00:00:00Z' };
+  server.finish = async (id, body) => ({ ...(await finish(id, body)), name_key: null, name_not_held: notHeld });
+  const messages = [];
+  const hud = new Proxy({}, { get: (_, key) => (key === 'message' ? (m) => messages.push(m) : () => {}) });
+  const { controller, store } = makeController({ server, hud });
+  await finishOne(controller);
+  const said = messages.find((m) => m.startsWith('Score ') && m.includes('recorded'));
+  assert.ok(said?.includes('not yours yet') && said.includes('3 new names'), messages.join(' | '));
+  assert.ok(!said.includes('English words'), said); // the page's own words, never the server's
+  assert.deepEqual(store.get('queue'), []); // the game was recorded: nothing waits
+  assert.equal(store.get('nameKeys'), undefined); // and no key was kept
+});
+
 test('a finish refused for its name is never dropped: dismissed, it waits, and a later name sends it', async () => {
   const server = fakeServer();
   server.refusedNames.set('Ada', [409, 'name_held']);

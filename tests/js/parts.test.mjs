@@ -414,6 +414,22 @@ test('the first finish under a name keeps its key, and later finishes under it s
   assert.equal(keys.get('Bo'), 'b'.repeat(32));
 });
 
+test('the names kept are listed in order as recovery codes, a code is read as people copy it, and a name let go is forgotten', () => {
+  const store = new SafeStorage(new MemoryBackend());
+  store.set('nameKeys', { Zed: 'c'.repeat(32), Ada: 'a'.repeat(32), Broken: 'not a key' });
+  const keys = new NameKeys(store);
+  assert.deepEqual(keys.entries(), [['Ada', 'a'.repeat(32)], ['Zed', 'c'.repeat(32)]]);
+  assert.equal(NameKeys.code(` ${'AB12'.repeat(4)} ${'cd34'.repeat(4)}\n`), `${'ab12'.repeat(4)}${'cd34'.repeat(4)}`);
+  assert.equal(NameKeys.code('g'.repeat(32)), null);
+  assert.equal(NameKeys.code('a'.repeat(31)), null);
+  assert.equal(NameKeys.code(42), null);
+  keys.remove('Zed');
+  assert.deepEqual(keys.entries().map(([name]) => name), ['Ada']);
+  assert.equal(keys.get('Zed'), null);
+  keys.remove('nobody'); // nothing to forget: nothing changes
+  assert.equal(keys.get('Ada'), 'a'.repeat(32));
+});
+
 test('a refusal keeps the fields the server sent with its code', async () => {
   const api = new Api({
     fetch: async () => ({ ok: false, status: 429, json: async () => ({ error: 'used', code: 'daily_tries_used', per: 'browser', limit: 3, size: 4, next_day: '2026-03-02T00:00:00+00:00' }) }),

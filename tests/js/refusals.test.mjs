@@ -25,7 +25,7 @@ test('the daily limit is said with its size, count and local time, in every lang
 
 test('a wait is written in the language, and every known code has its own string', () => {
   const codes = ['rate_limited', 'hints_paced', 'cpu_spent', 'review_queue_full', 'reviews_waiting',
-    'game_finished', 'game_gone', 'day_over', 'log_full', 'forked', 'store_unavailable'];
+    'game_finished', 'game_gone', 'day_over', 'log_full', 'forked', 'store_unavailable', 'names_per_day'];
   for (const lang of LANGS) {
     const i18n = translator(lang);
     const other = i18n.t('refusedOther');
@@ -56,4 +56,19 @@ test('the next daily game opens at the next UTC midnight, said in local time', (
     .format(new Date('2026-12-03T00:00:00Z'));
   assert.equal(nextDailyTime('en', late), expected);
   assert.equal(nextDailyTime('en', new Date('2026-12-02T00:00:00Z')), expected);
+});
+
+test('a name not held for the day is said with the count and the local time, in every language', () => {
+  const notHeld = { code: 'names_per_day', limit: 3, next_at: '2026-12-03T00:00:00Z' };
+  for (const lang of LANGS) {
+    const i18n = translator(lang);
+    const text = explain(notHeld, i18n);
+    const time = new Intl.DateTimeFormat(i18n.locale, { hour: 'numeric', minute: '2-digit' })
+      .format(new Date(notHeld.next_at));
+    assert.notEqual(text, i18n.t('refusedOther'), lang);
+    assert.ok(text.includes(time) && !/\{\w+\}/.test(text), text);
+    assert.ok(text.includes('3'), text);
+  }
+  assert.match(explain(notHeld, translator('en')), /3 new names today/);
+  assert.match(explain({ ...notHeld, limit: 5 }, translator('ru')), /5 новых имён/);
 });

@@ -19,7 +19,7 @@ from ..web.assets import STATIC_DIR, ReleaseStaticFiles, page_script
 from . import errors, site
 from .api import docs as apidocs
 from .api import socket
-from .api.routes import games, hint, leaderboard, records, reports, reviews
+from .api.routes import games, hint, leaderboard, names, records, reports, reviews
 from .caching.answers import AnswerCache
 from .config import MOD_LOGIN_RATE_LIMIT, Settings
 from .http.body_limit import BodyLimit
@@ -193,9 +193,9 @@ def create_app(settings: Settings) -> FastAPI:
                               cpu_budget=app.state.cpu_budget, hint_budget=app.state.hint_budget,
                               hint_time=settings.hint_time,
                               checking=checks.at_finish(settings.engine_check, hold_tiles),
-                              finished=finished)
+                              finished=finished, names_per_day=settings.names_per_day)
     errors.install(app)
-    for room in (games, records, leaderboard, hint, reviews, reports, socket, probes):
+    for room in (games, records, names, leaderboard, hint, reviews, reports, socket, probes):
         app.include_router(room.router)
     apidocs.install(app)
     app.include_router(site.router)

@@ -21,6 +21,8 @@ DEFAULT_RATE_LIMIT = "120/minute"
 DEFAULT_MOVE_RATE_LIMIT = "50/second"
 DEFAULT_DAILY_TRIES = 3
 DEFAULT_DAILY_TRIES_PER_NETWORK = 30
+#: Names one network may newly hold a UTC day: a household names itself; a script cannot hoard.
+DEFAULT_NAMES_PER_DAY = 3
 DEFAULT_IDLE_DAYS = 7.0
 #: Bytes of games in play a worker keeps in memory (an estimate; live/recent.py).
 DEFAULT_RECENT_BYTES = 64 * 1024 * 1024
@@ -102,6 +104,9 @@ class Settings:
     #: Daily games the browsers of one network (IPv4 address, IPv6 /64) may start per size and
     #: UTC day; never fewer than ``daily_tries``.
     daily_tries_per_network: int = DEFAULT_DAILY_TRIES_PER_NETWORK
+    #: Names the finishes of one network (IPv4 address, IPv6 /64) may newly hold a UTC day; a
+    #: finish past them is recorded under its name, which it does not hold (0: no limit).
+    names_per_day: int = DEFAULT_NAMES_PER_DAY
     #: Unfinished games with no move for this many days are removed.
     idle_days: float = DEFAULT_IDLE_DAYS
     #: ``"process"``: an acknowledged move survives a killed server process (the default);
@@ -172,6 +177,7 @@ class Settings:
             daily_tries=env_count(env.get("GAME2048_DAILY_TRIES"), DEFAULT_DAILY_TRIES),
             daily_tries_per_network=env_count(env.get("GAME2048_DAILY_TRIES_PER_NETWORK"),
                                            DEFAULT_DAILY_TRIES_PER_NETWORK),
+            names_per_day=env_count(env.get("GAME2048_NAMES_PER_DAY"), DEFAULT_NAMES_PER_DAY),
             idle_days=env_seconds(env.get("GAME2048_IDLE_DAYS"), DEFAULT_IDLE_DAYS),
             move_durability=_choice("GAME2048_MOVE_DURABILITY", env, DURABILITIES),
             cpu_budget="0" if off else env.get("GAME2048_CPU_BUDGET", DEFAULT_CPU_BUDGET),

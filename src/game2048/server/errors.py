@@ -46,9 +46,11 @@ class ClientError(Exception):
 
 #: Every status the API answers a client's mistake with, and what it means.
 STATUSES: dict[int, str] = {
-    403: "the token does not belong to this game",
+    403: "the token does not belong to this game, or the name key not to this name (code "
+         "`name_key_wrong`)",
     404: "no such game (or path), or a record not public yet (a game in play, a daily game "
-         "whose day lasts)",
+         "whose day lasts); or a name nobody holds (`name_not_held`), a recovery code that holds "
+         "no name (`name_key_unknown`)",
     405: "the method is not allowed on this path",
     408: "the request's body did not arrive in time",
     409: "the game went on differently (a fork, or `at` ahead of its log), is finished, or is a "
@@ -88,6 +90,12 @@ CODES: dict[str, tuple[str, ...]] = {
     "forked": (),
     "reviews_waiting": ("waiting",),
     "review_queue_full": ("retry_after",),
+    # a finish's answer carries this one in ``name_not_held``: the game is recorded, the name not held
+    "names_per_day": ("limit", "next_at"),
+    # a holder's own names (/me): a recovery code that holds none, a name nobody holds, a wrong key
+    "name_key_unknown": (),
+    "name_not_held": (),
+    "name_key_wrong": (),
 }
 
 

@@ -57,3 +57,20 @@ def test_leaderboard_speaks_four_languages(client, lang, word):
 @pytest.mark.parametrize("query", ["size=99", "mode=weird", "mode=daily&date=nonsense", "size=%00"])
 def test_bad_page_parameters_fall_back_to_defaults(client, query):
     assert client.get(f"/leaderboard?{query}").status_code == 200
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "ru", "th"])
+def test_my_games_page_offers_the_names_recovery_in_each_language(client, lang):
+    import html
+    import json
+    import re
+
+    from game2048.server.site.i18n import strings
+
+    t = strings(lang)
+    page = client.get(f"/me?lang={lang}").text
+    assert html.escape(t["me_names"]) in page and 'id="me-recover"' in page and 'id="me-code"' in page
+    words = json.loads(html.unescape(re.search(r'id="me-strings">(.*?)</script>', page, re.S).group(1)))
+    script_words = ("me_code_bad", "me_code_unknown", "me_recovered", "me_release_confirm", "me_released",
+                    "me_key_wrong", "me_name_free", "me_busy", "me_failed", "me_release", "me_release_name")
+    assert {k: words[k] for k in script_words} == {k: t[k] for k in script_words}

@@ -239,3 +239,47 @@ def test_migration_0010_down_writes_each_position_at_its_at(tmp_path, monkeypatc
         assert DatabaseStore(engine).load(started.id, log=False).snapshot == position
     finally:
         engine.dispose()
+
+
+def test_migration_0014_makes_each_held_names_skeleton_again_without_its_marks(settings):
+    """A name held under 0013 kept its skeleton with its marks; after 0014 a new name that differs
+    from it by a mark alone meets it (``records.names.skeleton``), and its key finds it by index."""
+    from sqlalchemy import inspect, text
+
+    from game2048.server.records.names import skeleton
+
+    engine = make_engine(settings.database_url)
+    try:
+        migrate(engine)
+        _downgrade(engine, "0013")
+        marked = "Jos\u00e9"
+        with engine.begin() as conn:
+            conn.execute(text("INSERT INTO names (name, skeleton, key_hash, first_game, used_at) "
+                              "VALUES (:n, :s, :k, 'g1', :t)"),
+                         {"n": marked, "s": "Jose\u0301", "k": "f" * 64, "t": utc_now()})
+        migrate(engine)
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT skeleton FROM names")).scalar() == skeleton("Jose") == "Jose"
+        assert "ix_names_key_hash" in {i["name"] for i in inspect(engine).get_indexes("names")}
+    finally:
+        engine.dispose()
+
+
+def test_migration_0014s_copy_of_the_skeleton_is_the_rules_for_every_stored_name():
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    from game2048.server.records.names import skeleton
+    from game2048.server.storage.db import MIGRATIONS_DIR
+
+    path = MIGRATIONS_DIR / "versions" / "0014_names_unmarked.py"
+    spec = importlib.util.spec_from_file_location("m0014", path)
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    vectors = Path(__file__).resolve().parents[2] / "vectors" / "names.json"
+    stored = [c["stored"] for c in json.loads(vectors.read_text(encoding="utf-8"))["cases"] if "stored" in c]
+    table = migration.prototypes()
+    marked = ["Jos\u00e9", "Ada\u0323", "\u0e01\u0e48", "\u05d3\u05bc\u05d5\u05b9\u05d3", "p\u0430yp\u0430l"]
+    for name in [*stored, *marked]:
+        assert migration.skeleton(name, table) == skeleton(name), name

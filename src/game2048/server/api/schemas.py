@@ -38,7 +38,10 @@ class NewGameIn(_Strict):
     mode: Mode = Field("classic", description="classic: a fresh random seed; daily: the day's shared seed.")
     bot: str | None = Field(None, max_length=200, description=(
         "A bot game, under this name (the name rule applies): dealt and verified like any game, "
-        "ranked on the engines board, never the players' (docs/bots.md)."))
+        "ranked on the engines board, never the players' (docs/bots.md). A name a player holds, or "
+        "one like it, is refused (409 `name_held`, `name_confusable`) without its `name_key`."))
+    name_key: str | None = Field(None, max_length=64, description=(
+        "With `bot`: the key of the bot's name, where its author holds that name as a player."))
 
 
 Board = list[list[int]]
@@ -136,6 +139,13 @@ class FinishIn(_Strict):
         "try it replaces): kept, not ranked. A game that is over, or won, is not abandoned."))
 
 
+class NameNotHeldOut(BaseModel):
+    error: str = Field(description="Why, in words a person can act on.")
+    code: Literal["names_per_day"] = "names_per_day"
+    limit: int = Field(description="Names one network may newly hold a UTC day.")
+    next_at: str = Field(description="When the next day begins (ISO 8601, UTC).")
+
+
 class FinishOut(BaseModel):
     verified: bool
     ranked: bool
@@ -164,6 +174,10 @@ class FinishOut(BaseModel):
         "Why a game that kept to the rules is not ranked, where undo and help do not say: "
         "`abandoned` (left for a new game before it ended), `tries` (a daily try started past its "
         "network's allowance)."))
+    name_not_held: NameNotHeldOut | None = Field(None, description=(
+        "Set when the name was free but this finish did not take it: its network newly held "
+        "GAME2048_NAMES_PER_DAY names today. The game is recorded under the name all the same; "
+        "a finish under it after `next_at` can hold it."))
 
 
 class StartIn(_Strict):
@@ -192,6 +206,28 @@ class RecordKeptOut(BaseModel):
     ranked: bool = Field(description="Always false: practice games are kept and shown, never ranked.")
     score: int
     max_tile: int
+
+
+#: A name key as the server hands it out: 32 lowercase hex digits (``records.owners.name_key``).
+NameKey = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{32}$")]
+
+
+class RecoverIn(_Strict):
+    code: NameKey = Field(description="A name key as /me shows it (its recovery code): 32 hex digits.")
+
+
+class RecoveredOut(BaseModel):
+    names: list[str] = Field(description="The names the code holds; the code is each one's `name_key`.")
+    name_key: str = Field(description="The code, to send as `name_key` with finishes under these names.")
+
+
+class ReleaseIn(_Strict):
+    name: str = Field(max_length=200, description=NAME_HELP)
+    name_key: NameKey = Field(description="The name's key: only its holder can free it.")
+
+
+class ReleasedOut(BaseModel):
+    name: str = Field(description="The name as held, now free for anyone (its records stay under it).")
 
 
 class EntryOut(BaseModel):

@@ -34,7 +34,7 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
            name_key: str | None = None,
            now: datetime | None = None, charge: Charge | None = None,
            checking: Callable[[int, Any, str, int], dict[str, Any]] | None = None,
-           client: str | None = None) -> Finished:
+           client: str | None = None, holder: owners.Holder | None = None) -> Finished:
     """Finish the game: the server's own log, replayed, is the record; the seed is revealed.
 
     ``log``, if sent, must be the server's log (409 otherwise); it may go on
@@ -50,7 +50,9 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
 
     ``name`` is checked by the name rule and by ``owners``: a held name needs
     its ``name_key`` (409 ``name_held``), a look-alike of a held name is refused
-    (409 ``name_confusable``); the finish that first uses a name answers its key.
+    (409 ``name_confusable``); the finish that first uses a name answers its key. A free
+    name that ``holder`` (the finishing network) may not newly hold today is recorded all the
+    same, not held: the answer's ``name_not_held`` says why (``owners.claim``).
     A bot game is recorded under its bot's name (``name`` is then that name).
 
     ``checking(size, seed, log, max_tile)``, for a ranked players' game, gives
@@ -67,11 +69,14 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
     else:
         name = check_name(name)
         owners.check(engine, name, name_key, game_id, now)  # before any work: a held name is not a bad game
-    taken: dict[str, str | None] = {}
+    taken: dict[str, Any] = {}
 
     def take_name(conn: Connection) -> None:
         # in the finish's own transaction: the name is taken by the finish that keeps the record
-        taken["key"] = owners.claim(conn, secret, name, name_key, game_id, now)  # type: ignore[arg-type]
+        try:
+            taken["key"] = owners.claim(conn, secret, name, name_key, game_id, now, holder)  # type: ignore[arg-type]
+        except ClientError as refused:  # the record is kept; only the name is not held
+            taken["not_held"] = refused.body()
 
     game: Game | None = None  # the replay so far: a move that lands meanwhile only extends it
     until = monotonic() + FINISH_SECONDS
@@ -82,7 +87,8 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
                 raise ClientError(409, "this game was finished with another log")
             with sessions() as session:
                 done = finish_answer(session, live.id)
-            return replace(done, name_key=owners.key_for(engine, secret, live.id))
+            key, not_held = owners.told(engine, secret, live.id, holder)
+            return replace(done, name_key=key, name_not_held=not_held)
         if monotonic() >= until:
             raise ClientError(409, "the game changed while it was being finished; try again")
         snapshot = in_play(live)
@@ -117,4 +123,5 @@ def finish(store: LiveStore, sessions: sessionmaker[Session], secret: str, game_
         recent.take(live.id, live.at)  # no move after the finish may be played from memory
         if store.finish(live, live.at, record, None if bot is not None else take_name):
             with sessions() as session:
-                return replace(finish_answer(session, live.id), name_key=taken.get("key"))
+                return replace(finish_answer(session, live.id), name_key=taken.get("key"),
+                               name_not_held=taken.get("not_held"))

@@ -29,8 +29,11 @@ from typing import Any, TypeVar
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session, sessionmaker
 
+from ..clients.address import network_of
 from ..limits.cpu import CpuBudget
+from ..limits.daily import client_key
 from ..limits.rate import Hit, RateLimiter, too_many
+from ..records.owners import Holder
 from ..records.records import Finished, check_name, could_be_game_id
 from . import asked, finishing, moving
 from .answer import Position
@@ -56,8 +59,10 @@ class Runner:
     def __init__(self, store: LiveStore, secret: str, sessions: sessionmaker[Session], *,
                  limiters: dict[str, RateLimiter], cpu_budget: CpuBudget, hint_budget: CpuBudget,
                  hint_time: float, checking: Callable[[int, Any, str, int], dict[str, Any]] | None = None,
-                 finished: Callable[[], None] = lambda: None) -> None:
+                 finished: Callable[[], None] = lambda: None, names_per_day: int = 0) -> None:
         self.store, self.secret, self.sessions = store, secret, sessions
+        #: Names a network may newly hold a UTC day (0: any number; ``records.owners.Holder``).
+        self.names_per_day = names_per_day
         self.limiters, self.cpu_budget, self.hint_budget, self.hint_time = (limiters, cpu_budget,
                                                                             hint_budget, hint_time)
         #: What a ranked players' finish gets for its engine-like check (``reviews.checks``): the
@@ -184,11 +189,12 @@ class Runner:
     def _finish(self, client: str, game_id: str, token: str, name: str | None, log: str | None, helped: bool,
                 abandoned: bool, name_key: str | None) -> Finished:
         name = None if name is None else check_name(name)  # before any work: a bad name is not a bad game
+        holder = Holder(client_key(self.secret, f"names:{network_of(client)}"), self.names_per_day)
         with self.cpu_budget.spend(client, "finish"):
             done = finishing.finish(self.store, self.sessions, self.secret, game_id, token=token, name=name,
                                     log=log, helped=helped, abandoned=abandoned, name_key=name_key,
                                     charge=self.charge(client), checking=self.checking,
-                                    client=asked.client_of(self.secret, client))
+                                    client=asked.client_of(self.secret, client), holder=holder)
         self.finished()
         return done
 

@@ -226,19 +226,32 @@ def _prototypes() -> dict[str, str]:
     return table
 
 
+def _unmarked(text: str) -> str:
+    """``text`` in NFD without its default-ignorable code points and its nonspacing marks (Mn)."""
+    return "".join(c for c in unicodedata.normalize("NFD", text)
+                   if not _is_default_ignorable(ord(c)) and unicodedata.category(c) != "Mn")
+
+
 def skeleton(text: str) -> str:
-    """TR39's skeleton of ``text``: NFD, default-ignorable code points removed, every
-    character replaced by its prototype from Unicode's confusables data, NFD again. Two
-    strings that look alike have equal skeletons; a skeleton is for comparing, never shown.
+    """TR39's skeleton of ``text``, blind to nonspacing marks as well: NFD, default-ignorable
+    code points and nonspacing marks (category Mn) removed, every character replaced by its
+    prototype from Unicode's confusables data, and the marks a prototype brings removed again.
+    Two strings that look alike have equal skeletons; a skeleton is for comparing, never shown.
     It is case-sensitive, as TR39 defines it (``skeleton("A") != skeleton("a")``). To hold
     names, compare ``skeleton(clean_name(new))`` with the skeletons of the names held.
     The data is confusables.txt 13.0.0: characters newer than that map to themselves.
 
+    Without its marks, a held name cannot be copied by adding one (a dot below, U+0323,
+    under its last letter). The price is paid by names whose marks carry their meaning:
+    Thai tone and vowel marks are Mn, so "ก่" and "ก้" (different words) share a skeleton,
+    as do Hebrew words that differ only in niqqud, and "José" and "Jose". That only refuses
+    a *new* name beside a held one that differs from it by marks alone; every name is still
+    stored and shown with its marks.
+
     >>> skeleton("\\u0430dmin") == skeleton("admin") == skeleton("admin\\ufe0f")
     True
-    >>> skeleton("paypal") == skeleton("pаypаl")
+    >>> skeleton("paypal") == skeleton("pаypаl") == skeleton("paypa\\u0323l")
     True
     """
     prototypes = _prototypes()
-    kept = (c for c in unicodedata.normalize("NFD", text) if not _is_default_ignorable(ord(c)))
-    return unicodedata.normalize("NFD", "".join(prototypes.get(c, c) for c in kept))
+    return _unmarked("".join(prototypes.get(c, c) for c in _unmarked(text)))

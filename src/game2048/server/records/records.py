@@ -12,7 +12,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from typing import Literal
+from typing import Any, Literal
 
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
@@ -70,6 +70,9 @@ class Finished:
     helped: bool = False
     #: Why a game that kept to the rules is not ranked (``abandoned``), or None.
     unranked: str | None = None
+    #: Why a free name was not held by this finish (``owners.claim``'s refusal: error, code,
+    #: fields); None otherwise.
+    name_not_held: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)

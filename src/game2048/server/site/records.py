@@ -42,12 +42,12 @@ def _day(text: str | None) -> date:
 
 @router.get("/me", response_class=HTMLResponse)
 def my_games_page(request: Request) -> HTMLResponse:
-    """My games: the games this browser finished, drawn by the page's script from its own storage
-    (the server keeps nothing of it and knows nothing of it)."""
+    """My games: the games this browser finished, and the names it holds with their recovery codes,
+    drawn by the page's script from its own storage (the server keeps nothing of the games; it
+    answers the names' recovery and release, ``api/routes/names.py``)."""
     t = strings(pick_language(request))
-    standings = (f"me_standing_{s}" for s in ("checking", "held", "moved", "hidden"))
-    words = {k: t[k] for k in ("replay", "review_link", "yes", "no", "me_not_sent", "me_cleared", "daily",
-                               "standing_why", *standings)}
+    words = {k: v for k, v in t.items() if k.startswith("me_")} | {
+        k: t[k] for k in ("replay", "review_link", "yes", "no", "daily", "standing_why")}
     return render(request, "me.html", "me", me_strings=words)
 
 

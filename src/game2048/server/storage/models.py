@@ -135,7 +135,8 @@ class GameMoveRow(Base):
 
 
 class DailyTryRow(Base):
-    """Daily games started per client, size and day; the client is a keyed hash of its address."""
+    """Daily games started per client, size and day; the client is a keyed hash of its address.
+    Size 0 counts the names a network newly held that day (``records.owners.NAMES_COUNTED``)."""
 
     __tablename__ = "daily_tries"
 
@@ -170,7 +171,8 @@ class NameRow(Base):
     name: Mapped[str] = mapped_column(String(64), primary_key=True)
     #: TR39's skeleton of the name (``names.skeleton``): a new name with the same one is refused.
     skeleton: Mapped[str] = mapped_column(String(256), index=True)
-    key_hash: Mapped[str] = mapped_column(String(64))
+    #: SHA-256 of the name key; indexed: a key finds its name (recovery, release).
+    key_hash: Mapped[str] = mapped_column(String(64), index=True)
     first_game: Mapped[str] = mapped_column(String(16))
     used_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

@@ -29,7 +29,8 @@ from ..schemas import (
 router = APIRouter(prefix="/api")
 
 
-@router.post("/games", status_code=201, response_model=NewGameOut, responses=responses(*BODY_ERRORS, 429),
+@router.post("/games", status_code=201, response_model=NewGameOut,
+             responses=responses(409, *BODY_ERRORS, 429),
              dependencies=[limited("games")])
 def create_game(body: NewGameIn, request: Request, response: Response) -> NewGameOut:
     """Start a game the server deals: its opening board and the token that plays it.
@@ -40,14 +41,17 @@ def create_game(body: NewGameIn, request: Request, response: Response) -> NewGam
     a size and day (429 with code `daily_tries_used` beyond), and each network (an
     IPv4 address, an IPv6 /64) `GAME2048_DAILY_TRIES_PER_NETWORK` ranked ones:
     beyond, a browser with tries of its own left plays unranked (`ranked: false`).
-    `bot` starts a bot game, ranked on the engines board (docs/bots.md).
+    `bot` starts a bot game, ranked on the engines board (docs/bots.md); a name
+    a player holds, or a look-alike of one, needs that name's `name_key` (409
+    `name_held`, `name_confusable`).
     """
     state = request.app.state
     settings = state.settings
     browser, new = browsers.browser_of(request, state.secret)
     tries = Tries(browser, network_of(client_address(request)), settings.daily_tries,
                   max(settings.daily_tries, settings.daily_tries_per_network))
-    started = start(state.store, state.secret, body.size, body.mode, tries=tries, bot=body.bot)
+    started = start(state.store, state.secret, body.size, body.mode, tries=tries, bot=body.bot,
+                    bot_key=body.name_key)
     if new or started.mode == "daily":
         browsers.remember(response, request, state.secret, browser)
     return NewGameOut.of(started)
@@ -104,8 +108,10 @@ async def finish_game(game_id: GameId, body: FinishIn, request: Request, client:
     seed stays hidden until no more moves for its day can come (00:10 UTC the
     next day). The first finish under a name answers its `name_key`; later
     finishes under it send that key (409 `name_held` without it), and a name that
-    looks like a held one is refused (409 `name_confusable`). The replay's CPU time counts
-    against the client's CPU budget (429 when spent).
+    looks like a held one is refused (409 `name_confusable`). A network newly holds
+    `GAME2048_NAMES_PER_DAY` names a UTC day: past them the game is recorded under its
+    free name all the same, without taking it (`name_not_held`, code `names_per_day`).
+    The replay's CPU time counts against the client's CPU budget (429 when spent).
     """
     done = await request.app.state.runner.finish(client, game_id, token=body.token, name=body.name,
                                                  log=body.log, helped=body.helped, abandoned=body.abandoned,

@@ -56,6 +56,9 @@ class Live:
 class LiveStore(ABC):
     """The operations live play needs; each one is atomic on its own."""
 
+    #: The database finished records are kept in (and the names they hold).
+    engine: Engine
+
     #: True when a move is only work in this process (an SQLite file), with no network wait.
     in_process = False
     #: The group commit of moves saved on the event loop's thread (SQLite), else None.

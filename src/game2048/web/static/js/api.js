@@ -62,6 +62,16 @@ export class Api {
     return this.#post('/api/records', body);
   }
 
+  /** POST /api/names/recover {code}: {names, name_key}, the names a recovery code (a name key) holds. */
+  recoverNames(code) {
+    return this.#post('/api/names/recover', { code });
+  }
+
+  /** POST /api/names/release {name, name_key}: {name}, now free for anyone. */
+  releaseName(name, nameKey) {
+    return this.#post('/api/names/release', { name, name_key: nameKey });
+  }
+
   /** The WebSocket address of a game in play (tokens go in its messages, never in this URL). */
   socketUrl(id) {
     const base = this.base || globalThis.location?.origin || '';

@@ -593,7 +593,9 @@ export class GameController {
       const current = this.session && this.dealer.finishEntry().id === entry.id;
       // an abandoned daily try is no result: nothing is said of it, and the tries left stay said
       if (answer.unranked !== 'abandoned') {
-        this.hud.message(this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' }));
+        const said = this.i18n.t(key, { score: answer.score, rank: answer.rank ?? '–' });
+        // recorded under a name this finish could not hold today: said, so the player knows it is not theirs yet
+        this.hud.message(answer.name_not_held ? `${said} ${explain(answer.name_not_held, this.i18n)}` : said);
         // news of a game already replaced (left for a new one) is said, then leaves at the
         // first move of the game now on the board
         this.earlierNews = current ? null : this.session;

@@ -1,7 +1,11 @@
 // The My games page (/me): the games this browser finished, from its own storage (my_games.js),
 // drawn as tables: the best per board, the accuracy of the reviewed games over time, and every
 // game with its replay and review. The server only serves the page; it knows nothing of this.
+// Below them, the names this browser holds with their recovery codes (my_names.js).
+import { Api } from './api.js';
 import { MyGames } from './my_games.js';
+import { myNames } from './my_names.js';
+import { NameKeys } from './name_keys.js';
 import { SafeStorage } from './storage.js';
 
 const doc = document;
@@ -9,7 +13,11 @@ const words = JSON.parse(doc.getElementById('me-strings').textContent);
 const lang = doc.documentElement.lang || 'en';
 const numbers = new Intl.NumberFormat(lang);
 const dates = new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' });
-const mine = new MyGames(new SafeStorage(SafeStorage.browserBackend(window)));
+const store = new SafeStorage(SafeStorage.browserBackend(window));
+const mine = new MyGames(store);
+const say = (text) => {
+  doc.getElementById('me-status').textContent = text;
+};
 
 const cell = (text, className = '') => {
   const td = doc.createElement('td');
@@ -109,8 +117,11 @@ async function refresh() {
 doc.getElementById('me-clear').addEventListener('click', () => {
   mine.clear();
   draw();
-  doc.getElementById('me-status').textContent = words.me_cleared;
+  say(words.me_cleared);
   doc.querySelector('#me-empty a')?.focus();
 });
 draw();
+myNames(doc, {
+  keys: new NameKeys(store), api: new Api(), words, lang, say, store, confirm: (text) => window.confirm(text),
+});
 refresh();

@@ -1,6 +1,7 @@
 // Name keys: the first finish under a name answers a key, and later finishes under that name
 // must send it (a name belongs to whoever first used it). Kept here by name; the name dialog
-// shows the key as a code, to carry the name to another device by copy and paste.
+// shows the key as a code, to carry the name to another device by copy and paste, and My games
+// (/me) lists them as recovery codes, takes one back from the server, and lets a name go.
 const KEY = 'nameKeys';
 const SHAPE = /^[0-9a-f]{32}$/;
 
@@ -22,10 +23,27 @@ export class NameKeys {
 
   /** Keep `key` for `name`; false (nothing kept) if it is not of a key's shape. */
   set(name, key) {
-    const clean = typeof key === 'string' ? key.trim().toLowerCase() : '';
-    if (typeof name !== 'string' || name === '' || !SHAPE.test(clean)) return false;
+    const clean = NameKeys.code(key);
+    if (typeof name !== 'string' || name === '' || clean === null) return false;
     this.store.set(KEY, { ...this.#all(), [name]: clean });
     return true;
+  }
+
+  /** Forget the key of `name` (the name was let go, or went free). */
+  remove(name) {
+    const { [name]: _gone, ...rest } = this.#all();
+    this.store.set(KEY, rest);
+  }
+
+  /** Every name kept with a key of the right shape, as [name, key], in name order. */
+  entries() {
+    return Object.keys(this.#all()).sort().map((name) => [name, this.get(name)]).filter(([, key]) => key !== null);
+  }
+
+  /** `text` as a key if it is one, written as people copy it (spaces, capitals); else null. */
+  static code(text) {
+    const clean = typeof text === 'string' ? text.replace(/\s+/g, '').toLowerCase() : '';
+    return SHAPE.test(clean) ? clean : null;
   }
 }
 

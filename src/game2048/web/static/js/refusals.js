@@ -17,6 +17,7 @@ const KEYS = {
   log_full: 'refusedLogFull',
   forked: 'refusedForked',
   store_unavailable: 'refusedStoreDown',
+  names_per_day: 'refusedNamesPerDay',
 };
 
 /** A wait of `seconds` in the language's words ("30 seconds", "2 минуты"). */
@@ -47,6 +48,7 @@ export function explain(refusal, i18n) {
   if (!key) return i18n.t('refusedOther');
   const vars = {};
   if (Number.isInteger(fields.size)) vars.size = `${fields.size}×${fields.size}`;
+  if (Number.isInteger(fields.limit)) vars.n = fields.limit;
   if (Number.isInteger(fields.tries)) vars.n = fields.tries;
   if (Number.isInteger(fields.waiting)) vars.n = fields.waiting;
   if (Number.isInteger(fields.max)) vars.max = fields.max;
