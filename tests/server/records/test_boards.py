@@ -3,7 +3,8 @@ tries per browser and network, names that belong to whoever first used them."""
 
 from __future__ import annotations
 
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
@@ -396,51 +397,52 @@ def test_a_game_of_simple_play_stays_on_the_players_board(api):
     assert not figures["engine_like"] and figures["agreement"] < 0.9
 
 
-def _close(app) -> None:  # type: ignore[no-untyped-def]
-    app.state.checks.stop()
-    app.state.store.close()
-    app.state.engine.dispose()
+@contextmanager
+def checked_by_hand(settings, **changes) -> Iterator[tuple]:  # type: ignore[no-untyped-def]
+    """An app whose engine-like checker runs only when the test says (``app.state.checks.work_once``),
+    and one test client for it: one event loop for the whole test (a client outside ``with`` runs each
+    request on a loop of its own, and a PostgreSQL store keeps pipelined connections per loop)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from game2048.server.records.standing import parse_hold_tiles
+    from game2048.server.reviews.checks import EngineChecks
+
+    app = create_app(replace(settings, **changes))
+    app.state.checks = EngineChecks(app.state.sessions, parse_hold_tiles(app.state.settings.hold_tiles),
+                                    pool=ThreadPoolExecutor(1))
+    app.state.checks.start = lambda: None
+    try:
+        with TestClient(app) as client:
+            yield app, client
+    finally:
+        app.state.checks.stop()
+        app.state.store.close()
+        app.state.engine.dispose()
+
+
+def _check_all(app) -> None:  # type: ignore[no-untyped-def]
+    while app.state.checks.work_once():
+        pass
+    app.state.answers.clear()
 
 
 def test_the_players_board_shows_a_game_once_its_check_is_done(settings):
-    from concurrent.futures import ThreadPoolExecutor
-
-    from game2048.server.reviews.checks import EngineChecks
-
-    app = create_app(replace(settings, engine_check="background"))
-    # one client for the whole test (a client outside ``with`` runs each request on an event loop of
-    # its own, and a PostgreSQL store keeps pipelined connections per loop)
-    with ExitStack() as stack:
-        stack.callback(_close, app)
-        app.state.checks = EngineChecks(app.state.sessions, {}, pool=ThreadPoolExecutor(1))
-        app.state.checks.start = lambda: None  # the checker runs only when told here
-        api = Api(stack.enter_context(TestClient(app)))
+    with checked_by_hand(settings, engine_check="background") as (app, client):
+        api = Api(client)
         _, played, r = api.honest(3, 30, name="Waiting")
         assert r.status_code == 200 and r.json()["ranked"]
         assert (r.json()["standing"], r.json()["rank"]) == ("checking", None)  # no rank before a board
         assert api.stored(played.issued["id"])["standing"] == "checking"
         assert board(api, "players", 3) == []  # not checked yet
         assert app.state.checks.work_once() and not app.state.checks.work_once()
-        api.client.app.state.answers.clear()
+        app.state.answers.clear()
         assert board(api, "players", 3) == [("Waiting", played.score)]
         again = api.finish(played.issued, name="Waiting").json()  # the finish asked again: placed now
         assert (again["standing"], again["rank"]) == ("listed", 1)
 
 
-
 def test_the_checker_takes_turns_between_names_not_oldest_first(settings):
-    from concurrent.futures import ThreadPoolExecutor
-
-    from game2048.server.reviews.checks import EngineChecks
-
-    app = create_app(replace(settings, engine_check="background"))
-    # one client for the whole test (a client outside ``with`` runs each request on an event loop of
-    # its own, and a PostgreSQL store keeps pipelined connections per loop)
-    with ExitStack() as stack:
-        stack.callback(_close, app)
-        app.state.checks = EngineChecks(app.state.sessions, {}, pool=ThreadPoolExecutor(1))
-        app.state.checks.start = lambda: None  # the checker runs only when told here
-        client = stack.enter_context(TestClient(app))
+    with checked_by_hand(settings, engine_check="background") as (app, client):
         flood, other = Api(client), Api(client)
         flooded = [flood.honest(3, 8, name="Flood")[0]["id"] for _ in range(4)]
         late = other.honest(3, 8, name="Late")[0]["id"]
@@ -453,35 +455,21 @@ def test_the_checker_takes_turns_between_names_not_oldest_first(settings):
         assert standing(late) == "listed" and [standing(g) for g in flooded].count("listed") == 1
 
 
-
 @pytest.mark.parametrize("mode", ["inline", "background", "off"])
 def test_an_outcome_people_rarely_reach_waits_for_an_operator_in_every_mode(settings, mode):
-    from concurrent.futures import ThreadPoolExecutor
-
-    from game2048.server.reviews.checks import EngineChecks
-
-    app = create_app(replace(settings, engine_check=mode, hold_tiles="3:16,4:4096"))
-    with ExitStack() as stack:
-        stack.callback(_close, app)
-        app.state.checks = EngineChecks(app.state.sessions, {3: 16}, pool=ThreadPoolExecutor(1))
-        app.state.checks.start = lambda: None  # the checker runs only when told here
-        api = Api(stack.enter_context(TestClient(app)))
+    with checked_by_hand(settings, engine_check=mode, hold_tiles="3:16,4:4096") as (app, client):
+        api = Api(client)
         _, played, _ = api.honest(3, None, name="Lucky")  # a whole 3×3 game reaches 16
         assert max(map(max, played.board)) >= 16
-        while app.state.checks.work_once():
-            pass
-        app.state.answers.clear()
+        _check_all(app)
         done = api.finish(played.issued, name="Lucky").json()
         assert (done["standing"], done["rank"], done["ranked"]) == ("held", None, True)
         record = api.stored(played.issued["id"])
         assert (record["standing"], record["held_for"]) == ("held", "outcome")
         assert board(api, "players", 3) == [] and board(api, "engines", 3) == []
         _, small, _ = api.honest(4, 10, name="Small")  # far from 4096: listed
-        while app.state.checks.work_once():
-            pass
-        app.state.answers.clear()
+        _check_all(app)
         assert board(api, "players", 4) == [("Small", small.score)]
-
 
 
 def test_a_practice_record_under_a_held_name_needs_its_key_and_never_takes_a_name(api):
