@@ -25,7 +25,7 @@ from ..serving import Server, fresh_post
 
 #: A 6x6 game of random moves, long enough that its review (about 6 ms a move) is still being
 #: made when the signal comes: it is sent after the first piece of 200 moves is reported.
-SIZE, SEED, MOVES = 6, 11, 800
+SIZE, SEED, MOVES = 6, 11, 400
 
 
 def _random_game() -> Game:
