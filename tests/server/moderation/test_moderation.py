@@ -18,7 +18,7 @@ from game2048.server.moderation import access
 from game2048.server.moderation.actions import act, audit_log
 from game2048.server.moderation.queue import cases
 
-from ..conftest import Api
+from ..conftest import Api, Played
 
 PASSWORD = "a long operator password"
 #: Made once: scrypt takes a moment.
@@ -109,6 +109,17 @@ def test_an_operators_decision_places_a_held_game_keeps_it_and_is_logged(mod_api
         act(session, "Ops", "hide", game, "second thoughts")
         assert [(e.action, e.operator) for e in audit_log(session)] == [("hide", "Ops"), ("list", "Ops")]
     assert _board(mod_api, "players", 3) == [] and _board(mod_api, "engines", 3) == []
+
+
+def test_a_declared_bots_game_is_never_put_on_the_players_board(mod_api):
+    game = mod_api.client.post("/api/games", json={"size": 4, "bot": "Botty"}).json()
+    mod_api.play_on(Played(game), 3)
+    done = mod_api.client.post(f"/api/games/{game['id']}/finish", json={"token": game["token"]})
+    assert done.status_code == 200 and done.json()["board"] == "engines"
+    with mod_api.client.app.state.sessions() as session:
+        with pytest.raises(ClientError, match="engines board"):
+            act(session, "Ops", "list", game["id"], "why not")
+        assert audit_log(session) == []
 
 
 def test_a_barred_key_takes_its_names_games_off_the_players_board_and_a_released_name_is_free(mod_app,

@@ -76,6 +76,8 @@ def _game(session: Session, action: str, game_id: str, now: datetime) -> tuple[d
     row = session.get(GameRow, game_id)
     if row is None or row.finished_at is None or not row.ranked:
         raise ClientError(404, f"there is no finished ranked game {game_id!r}")
+    if row.bot and action == "list":
+        raise ClientError(409, "a declared bot's game stays on the engines board")
     before = {field: getattr(row, field) for field in GAME_FIELDS}
     values = GAME_ACTIONS[action] | {"decided": True}
     session.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
