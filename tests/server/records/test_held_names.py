@@ -3,6 +3,8 @@ makes a look-alike, and a bot cannot take a name a player holds."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -21,6 +23,18 @@ from ..conftest import Api
 def held_names(app) -> set[str]:  # type: ignore[no-untyped-def]
     with app.state.sessions() as s:
         return set(s.scalars(select(NameRow.name)))
+
+
+@contextmanager
+def names_a_day(settings, names_per_day: int) -> Iterator[Api]:  # type: ignore[no-untyped-def]
+    """A client of an app that lets a network newly hold ``names_per_day`` names a day (one client,
+    one event loop for the test: a PostgreSQL store keeps pipelined connections per loop)."""
+    app = create_app(replace(settings, names_per_day=names_per_day))
+    try:
+        with TestClient(app) as client:
+            yield Api(client)
+    finally:
+        app.state.engine.dispose()
 
 
 # -- a few names a day per network ----------------------------------------------------------
@@ -63,18 +77,14 @@ def test_the_count_is_a_keyed_hash_of_the_network_and_each_network_has_its_own(s
 
 
 def test_the_next_utc_day_a_name_not_held_can_be_held(settings):
-    app = create_app(replace(settings, names_per_day=1))
-    try:
-        api = Api(TestClient(app))
+    with names_a_day(settings, 1) as api:
         api.honest(4, 5, name="Early")
         assert api.honest(4, 5, name="Late")[2].json()["name_key"] is None
-        with app.state.sessions() as s:  # the day's counter as it stands tomorrow: yesterday's
+        with api.client.app.state.sessions() as s:  # the day's counter as it stands tomorrow: yesterday's
             s.execute(update(DailyTryRow).values(day=DailyTryRow.day - timedelta(days=1)))
             s.commit()
         late = api.honest(4, 5, name="Late")[2].json()
         assert late["name_key"] and late["name_not_held"] is None
-    finally:
-        app.state.engine.dispose()
 
 
 def test_no_limit_when_the_setting_is_zero_and_the_default_is_three(settings):
@@ -82,18 +92,12 @@ def test_no_limit_when_the_setting_is_zero_and_the_default_is_three(settings):
 
     assert DEFAULT_NAMES_PER_DAY == 3 and Settings.from_env(env={}).names_per_day == 3
     assert Settings.from_env(env={"GAME2048_NAMES_PER_DAY": "7"}).names_per_day == 7
-    app = create_app(replace(settings, names_per_day=0))
-    try:
-        api = Api(TestClient(app))
+    with names_a_day(settings, 0) as api:
         assert all(api.honest(4, 3, name=f"Many{i}")[2].json()["name_key"] for i in range(5))
-    finally:
-        app.state.engine.dispose()
 
 
 def test_a_name_not_held_is_said_over_the_socket_too(settings):
-    app = create_app(replace(settings, names_per_day=1))
-    try:
-        api = Api(TestClient(app))
+    with names_a_day(settings, 1) as api:
         api.honest(4, 5, name="First")
         issued = api.served(4, 5).issued
         with api.client.websocket_connect(f"/api/games/{issued['id']}/play") as ws:
@@ -101,8 +105,6 @@ def test_a_name_not_held_is_said_over_the_socket_too(settings):
             answer = ws.receive_json()
         assert answer["verified"] and answer["name_key"] is None
         assert answer["name_not_held"]["code"] == "names_per_day"
-    finally:
-        app.state.engine.dispose()
 
 
 def test_finishes_of_one_network_at_the_same_moment_hold_its_allowance_and_no_more(app, api):
